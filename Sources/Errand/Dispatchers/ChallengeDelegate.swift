@@ -1,0 +1,40 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Answers HTTP authentication challenges by handing the 401 back to the caller.
+///
+/// Left to default handling, FoundationNetworking on Linux waits forever on a 401 that carries
+/// `WWW-Authenticate: Basic`. Errand's auth lives in its policies, not in URLSession's credential
+/// store, so the challenge is cancelled and the 401 response is delivered as an answer. Server
+/// trust and client certificate challenges keep the system's default handling.
+final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
+    private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
+
+    /// The challenges a server makes with `WWW-Authenticate`; others (TLS) keep default handling.
+    private static let httpMethods: Set<String> = [
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+    ]
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        guard Self.httpMethods.contains(challenge.protectionSpace.authenticationMethod),
+            let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
+        else {
+            completionHandler(.performDefaultHandling, nil)
+            return
+        }
+        challenged.withLock { $0[task.taskIdentifier] = response }
+        completionHandler(.cancelAuthenticationChallenge, nil)
+    }
+
+    /// The 401 response recorded for a task whose challenge was cancelled, once.
+    func takeChallengedResponse(forTask identifier: Int) -> HTTPURLResponse? {
+        challenged.withLock { $0.removeValue(forKey: identifier) }
+    }
+}

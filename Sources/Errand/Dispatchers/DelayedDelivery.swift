@@ -1,0 +1,39 @@
+import Synchronization
+
+/// A delivery that waits on a clock first and can be cancelled while it waits.
+final class DelayedDelivery: Cancellable {
+    private let pending: Mutex<(deliver: @Sendable () -> Void, onCancel: @Sendable () -> Void)?>
+    private let waiter = Mutex<Task<Void, Never>?>(nil)
+
+    private init(deliver: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void) {
+        pending = Mutex((deliver, onCancel))
+    }
+
+    /// Waits `delay` on `clock`, then delivers, unless cancelled first.
+    static func start(
+        after delay: Duration, on clock: any Clock<Duration>, request: RequestData,
+        deliver: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void
+    ) -> DelayedDelivery {
+        let delivery = DelayedDelivery(deliver: deliver, onCancel: onCancel)
+        let task = Task {
+            try? await clock.sleep(for: delay)
+            delivery.take()?.deliver()
+        }
+        delivery.waiter.withLock { $0 = task }
+        return delivery
+    }
+
+    /// Stops waiting and reports the cancellation now.
+    func cancel() {
+        guard let pending = take() else { return }
+        waiter.withLock { $0 }?.cancel()
+        pending.onCancel()
+    }
+
+    private func take() -> (deliver: @Sendable () -> Void, onCancel: @Sendable () -> Void)? {
+        pending.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+extension InMemoryDispatcher {
+    /// A rule that answers matching requests with canned responses.
+    public struct Stub: Sendable, CustomStringConvertible {
+        /// What a stub does once it has served all its responses.
+        public enum Exhaustion: Sendable, Hashable {
+            /// Keep answering with the last response.
+            case repeatLast
+            /// Fail with `unmatchedRequest`, to catch a request sent more often than expected.
+            case fail
+        }
+
+        /// The method a request must have.
+        public var method: HTTPMethod
+        /// The path a request must have; a `*` segment matches any one segment. Query items
+        /// written here (`/users?page=2`) must all be present in the request with these values.
+        public var path: String
+        /// A further test of the request, for bodies, headers or anything else.
+        public var matcher: (@Sendable (RequestData) -> Bool)?
+        /// The responses, served in turn.
+        public var responses: [Response]
+        /// What happens once the responses are used up.
+        public var whenExhausted: Exhaustion
+
+        /// Creates a stub.
+        ///
+        /// - Parameters:
+        ///   - method: The method a request must have.
+        ///   - path: The path a request must have, optionally with required query items.
+        ///   - matcher: A further test of the request; `nil` accepts any.
+        ///   - responses: The responses, served in turn.
+        ///   - whenExhausted: What happens once they are used up; repeat the last by default.
+        public init(
+            _ method: HTTPMethod, _ path: String, where matcher: (@Sendable (RequestData) -> Bool)? = nil,
+            responses: [Response], whenExhausted: Exhaustion = .repeatLast
+        ) {
+            self.method = method
+            self.path = path
+            self.matcher = matcher
+            self.responses = responses
+            self.whenExhausted = whenExhausted
+        }
+
+        /// The method and path, with a note when it has a matcher.
+        public var description: String {
+            "\(method) \(path)" + (matcher == nil ? "" : " (with a matcher)")
+        }
+
+        /// The stub's path split into segments and required query items.
+        var target: StubTarget { StubTarget(path: path) }
+
+        /// Whether the stub answers `request`, whose path and query are `requestTarget`.
+        func matches(_ requestTarget: StubTarget, _ request: RequestData) -> Bool {
+            method == request.method && target.accepts(requestTarget) && (matcher?(request) ?? true)
+        }
+    }
+}
+
+/// A path as segments plus query items, for matching stubs to requests.
+struct StubTarget {
+    let segments: [Substring]
+    let query: [URLQueryItem]
+
+    /// The target of a stub's path, `/users/*?page=2`.
+    init(path: String) {
+        let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let pathPart = parts.first.map(String.init) ?? ""
+        segments = Self.segments(of: URL(string: pathPart)?.path(percentEncoded: false) ?? pathPart, absolute: pathPart)
+        query = parts.count > 1 ? Self.items(in: String(parts[1])) : []
+    }
+
+    /// The target of a request: its path (the URL's path for an absolute URL) and all its query items.
+    init(_ request: RequestData) {
+        let parts = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        let pathPart = parts.first.map(String.init) ?? ""
+        segments = Self.segments(of: pathPart, absolute: pathPart)
+        query = (parts.count > 1 ? Self.items(in: String(parts[1])) : []) + request.query
+    }
+
+    /// The path as written, `/a/b`.
+    var path: String { "/" + segments.joined(separator: "/") }
+
+    /// Whether a stub with this target accepts a request with `request`'s target.
+    func accepts(_ request: StubTarget) -> Bool {
+        segments.count == request.segments.count
+            && zip(segments, request.segments).allSatisfy { $0 == "*" || $0 == $1 }
+            && query.allSatisfy { request.query.contains($0) }
+    }
+
+    private static func segments(of path: String, absolute: String) -> [Substring] {
+        var path = path
+        if absolute.contains("://"), let url = URL(string: absolute) {
+            path = url.path(percentEncoded: false)
+        }
+        return path.split(separator: "/")
+    }
+
+    private static func items(in query: String) -> [URLQueryItem] {
+        var components = URLComponents()
+        components.percentEncodedQuery = query
+        return components.queryItems ?? []
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+/// A dispatcher that answers from stubs in memory and never touches the network.
+///
+/// ```swift
+/// let dispatcher = InMemoryDispatcher()
+/// dispatcher.stub(.get, "/users", response: .json([User(id: 1, name: "Ada")]))
+/// let users = try await GetAllUsers().execute(dispatcher: dispatcher)
+/// #expect(dispatcher.receivedRequests.map(\.path) == ["/users"])
+/// ```
+///
+/// Stubs match by method and path (a `*` segment matches any one segment), optionally by query
+/// items and by a closure. When several match, the one added last wins, so a test can override a
+/// default. A stub answers with its responses in turn; when they are used up it repeats the last
+/// one or fails, as you choose. Every request is recorded in ``receivedRequests``. A request no
+/// stub matches fails with `unmatchedRequest` and a message that shows the nearest stubs.
+///
+/// Responses without latency are delivered before `dispatch` returns; with latency they wait on
+/// the injected clock, so tests control time instead of sleeping. Thread-safe.
+public final class InMemoryDispatcher: NetworkDispatcher {
+    private struct State {
+        var stubs: [Stub] = []
+        var served: [Int] = []
+        var received: [RequestData] = []
+    }
+
+    private let state = Mutex(State())
+    private let clock: any Clock<Duration>
+    private let latency: Duration
+
+    /// Creates a dispatcher.
+    ///
+    /// - Parameters:
+    ///   - stubs: The stubs to start with; later ones win over earlier ones.
+    ///   - latency: A delay added before every response, waited on `clock`.
+    ///   - clock: The clock that delays wait on; inject a manual clock in tests.
+    public init(stubs: [Stub] = [], latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock()) {
+        self.clock = clock
+        self.latency = latency
+        for stub in stubs { self.stub(stub) }
+    }
+
+    /// Adds a stub; it wins over the stubs added before it.
+    public func stub(_ stub: Stub) {
+        state.withLock { state in
+            state.stubs.append(stub)
+            state.served.append(0)
+        }
+    }
+
+    /// Adds a stub that answers `method path` with `response`, every time.
+    public func stub(_ method: HTTPMethod, _ path: String, response: Response) {
+        stub(Stub(method, path, responses: [response]))
+    }
+
+    /// Adds a stub that answers `method path` with `responses` in turn.
+    ///
+    /// - Parameter whenExhausted: What happens after the last response: repeat it (the default)
+    ///   or fail with `unmatchedRequest`.
+    public func stub(
+        _ method: HTTPMethod, _ path: String, responses: [Response], whenExhausted: Stub.Exhaustion = .repeatLast
+    ) {
+        stub(Stub(method, path, responses: responses, whenExhausted: whenExhausted))
+    }
+
+    /// Every request received, in order, as it was dispatched.
+    public var receivedRequests: [RequestData] {
+        state.withLock { $0.received }
+    }
+
+    /// Removes every stub and forgets the received requests.
+    public func reset() {
+        state.withLock { $0 = State() }
+    }
+
+    /// Answers `request` from the stubs.
+    @discardableResult
+    public func dispatch(
+        request: RequestData,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        let outcome = state.withLock { state in
+            state.received.append(request)
+            return Self.select(request, in: &state)
+        }
+        let response: Response
+        switch outcome {
+        case .success(let selected): response = selected
+        case .failure(let error):
+            onError(error)
+            return CancellableAction.none
+        }
+        let delay = latency + (response.delay ?? .zero)
+        guard delay > .zero else {
+            response.deliver(for: request, onSuccess: onSuccess, onError: onError)
+            return CancellableAction.none
+        }
+        return DelayedDelivery.start(after: delay, on: clock, request: request) {
+            response.deliver(for: request, onSuccess: onSuccess, onError: onError)
+        } onCancel: {
+            onError(.cancelled(request))
+        }
+    }
+
+    /// The response for `request`: the last-added matching stub's next one, or why there is none.
+    private static func select(_ request: RequestData, in state: inout State) -> Result<Response, NetworkError> {
+        let target = StubTarget(request)
+        guard let index = state.stubs.lastIndex(where: { $0.matches(target, request) }) else {
+            return .failure(UnmatchedReport.error(for: request, target: target, stubs: state.stubs))
+        }
+        let stub = state.stubs[index]
+        let position = state.served[index]
+        state.served[index] += 1
+        if position < stub.responses.count { return .success(stub.responses[position]) }
+        if stub.whenExhausted == .repeatLast, let last = stub.responses.last { return .success(last) }
+        return .failure(
+            NetworkError(
+                code: .unmatchedRequest,
+                message: "The stub \(stub) has served all \(stub.responses.count) of its responses "
+                    + "and is set to fail when used up (request \(position + 1) to it). Add responses, "
+                    + "or pass whenExhausted: .repeatLast.",
+                request: request))
+    }
+}

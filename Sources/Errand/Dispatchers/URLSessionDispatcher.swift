@@ -1,0 +1,112 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Sends requests over HTTP with `URLSession`.
+///
+/// Relative paths resolve against ``baseURL``; absolute URLs pass through. Each request has a
+/// deadline (its own `timeout`, else ``timeout``) that bounds the whole request, enforced by a
+/// timer of our own because FoundationNetworking on Linux ignores `timeoutIntervalForResource`.
+/// A 401 with a `WWW-Authenticate` challenge comes back as a response instead of being answered
+/// by the system (which on Linux can wait forever). By default the dispatcher has its own
+/// ephemeral session: no shared cookie store, no URL cache.
+///
+/// Redirects are followed; gzip and deflate bodies arrive decompressed.
+public final class URLSessionDispatcher: NetworkDispatcher {
+    /// The URL that relative request paths resolve against.
+    public let baseURL: URL?
+    /// The deadline, in seconds, for requests that do not set their own.
+    public let timeout: TimeInterval
+
+    private let session: URLSession
+    private let ownsSession: Bool
+    private let challenges: ChallengeDelegate?
+
+    /// Creates a dispatcher with a session of its own.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL that relative paths resolve against; `nil` to require absolute URLs.
+    ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
+    ///   - timeout: The deadline, in seconds, for requests that do not set their own; 60 by default.
+    public init(
+        baseURL: URL? = nil, configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
+        timeout: TimeInterval = 60
+    ) {
+        let challenges = ChallengeDelegate()
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.challenges = challenges
+        self.session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        self.ownsSession = true
+    }
+
+    /// Creates a dispatcher that sends through a session you own.
+    ///
+    /// The deadline still holds. The 401 challenge handling is whatever your session's delegate does.
+    ///
+    /// - Parameters:
+    ///   - baseURL: The URL that relative paths resolve against.
+    ///   - session: The session to send through; it is not invalidated by the dispatcher.
+    ///   - timeout: The deadline, in seconds, for requests that do not set their own.
+    public init(baseURL: URL? = nil, session: URLSession, timeout: TimeInterval = 60) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.session = session
+        self.ownsSession = false
+        self.challenges = nil
+    }
+
+    deinit {
+        if ownsSession { session.finishTasksAndInvalidate() }
+    }
+
+    /// An ephemeral configuration with no URL cache and no shared cookie storage.
+    public static func defaultConfiguration() -> URLSessionConfiguration {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    /// Sends `request` over the session.
+    @discardableResult
+    public func dispatch(
+        request: RequestData,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        let deadline = request.timeout ?? timeout
+        let urlRequest: URLRequest
+        do {
+            try request.validate()
+            urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline)
+        } catch {
+            onError(error)
+            return CancellableAction.none
+        }
+        let call = SessionCall(request: request, deadline: deadline, onSuccess: onSuccess, onError: onError)
+        let challenges = self.challenges
+        let task = session.dataTask(with: urlRequest) { data, response, error in
+            let challenged = challenges?.takeChallengedResponse(forTask: call.taskIdentifier)
+            call.complete(data: data, response: response ?? challenged, error: challenged == nil ? error : nil)
+        }
+        call.start(task)
+        return call
+    }
+}
+
+extension RequestData {
+    /// The `URLRequest` that puts this request on the wire.
+    func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
+        var urlRequest = URLRequest(url: try url(relativeTo: baseURL))
+        urlRequest.httpMethod = method.rawValue
+        urlRequest.timeoutInterval = timeout
+        for field in effectiveHeaders {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        urlRequest.httpBody = body?.data
+        return urlRequest
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+
+/// The one error Errand reports: what failed, for which request, with what response.
+///
+/// Switch on ``code``. A non-2xx answer keeps its ``response`` (status, headers, body), so nothing
+/// the server said is lost. ``description`` is written for the log; ``userMessage`` for a person.
+public struct NetworkError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Hashable, Sendable, CaseIterable {
+        /// The request could not be built or sent as described (bad URL, body on GET, unencodable body).
+        case invalidRequest
+        /// The transport failed (connection refused or lost, DNS, TLS, a malformed response).
+        case transport
+        /// The request's deadline passed.
+        case timedOut
+        /// The request was cancelled.
+        case cancelled
+        /// The server answered with a status the request does not accept.
+        case unacceptableStatus
+        /// The body could not be decoded into the response type.
+        case decoding
+        /// The session's credentials are gone and could not be renewed; sign in again.
+        case sessionExpired
+        /// A fake or replay dispatcher had nothing that matches the request.
+        case unmatchedRequest
+    }
+
+    /// What kind of failure this is.
+    public var code: Code
+    /// What went wrong, in detail, for a developer.
+    public var message: String
+    /// The request that failed, as it was dispatched.
+    public var request: RequestData?
+    /// The response, when the server answered.
+    public var response: NetworkResponse?
+    /// The error that caused this one, such as a `URLError` or a `DecodingError`.
+    public var underlyingError: (any Error)?
+
+    /// Creates an error.
+    ///
+    /// - Parameters:
+    ///   - code: What kind of failure this is.
+    ///   - message: What went wrong, in detail.
+    ///   - request: The request that failed.
+    ///   - response: The response, when there was one.
+    ///   - underlyingError: The error that caused this one.
+    public init(
+        code: Code, message: String, request: RequestData? = nil, response: NetworkResponse? = nil,
+        underlyingError: (any Error)? = nil
+    ) {
+        self.code = code
+        self.message = message
+        self.request = request
+        self.response = response
+        self.underlyingError = underlyingError
+    }
+
+    /// The response's status code, when there was a response.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// A short sentence fit to show a person, without technical detail.
+    public var userMessage: String {
+        switch code {
+        case .invalidRequest: "The request could not be sent."
+        case .transport: "Could not reach the server. Check your connection and try again."
+        case .timedOut: "The server took too long to respond. Try again."
+        case .cancelled: "The request was cancelled."
+        case .unacceptableStatus: Self.userMessage(forStatus: response?.statusCode ?? 0)
+        case .decoding: "The server's answer could not be read."
+        case .sessionExpired: "Your session has expired. Please sign in again."
+        case .unmatchedRequest: "No saved response matches this request."
+        }
+    }
+
+    /// The code, the request, the response and the cause, for the log.
+    public var description: String {
+        var lines = ["NetworkError.\(code.rawValue): \(message)"]
+        if let request { lines.append("  request: \(request)") }
+        if let response {
+            lines.append("  response: \(response)")
+            if code == .unacceptableStatus { lines.append("  body: \(response.bodySnippet())") }
+        }
+        if let underlyingError { lines.append("  cause: \(underlyingError)") }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func userMessage(forStatus status: Int) -> String {
+        switch status {
+        case 401: "Please sign in to continue."
+        case 403: "You don't have permission to do that."
+        case 404: "The item could not be found."
+        case 409: "That conflicts with a change made elsewhere. Refresh and try again."
+        case 429: "Too many requests. Wait a moment and try again."
+        case 400..<500: "The request was not accepted."
+        case 500..<600: "The server had a problem. Try again later."
+        default: "The server gave an unexpected answer."
+        }
+    }
+}
+
+extension NetworkError {
+    /// The error for a cancelled request.
+    static func cancelled(_ request: RequestData?) -> NetworkError {
+        NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
+    }
+
+    /// This error with `request` filled in when it has none.
+    func attaching(_ request: RequestData) -> NetworkError {
+        guard self.request == nil else { return self }
+        var copy = self
+        copy.request = request
+        return copy
+    }
+}

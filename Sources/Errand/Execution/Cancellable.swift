@@ -1,0 +1,32 @@
+import Synchronization
+
+/// A request in flight that can be cancelled.
+///
+/// Cancelling ends the request with a `NetworkError` of code `cancelled`, promptly; cancelling a
+/// request that has already finished does nothing.
+public protocol Cancellable: Sendable {
+    /// Cancels the request.
+    func cancel()
+}
+
+/// A cancellable that runs a closure once, on the first ``cancel()``.
+public final class CancellableAction: Cancellable {
+    private let action: Mutex<(@Sendable () -> Void)?>
+
+    /// Creates a cancellable that runs `action` on the first call to ``cancel()``.
+    public init(_ action: @escaping @Sendable () -> Void) {
+        self.action = Mutex(action)
+    }
+
+    /// A cancellable whose cancel does nothing, for work that is already done.
+    public static var none: CancellableAction { CancellableAction {} }
+
+    /// Runs the action, the first time only.
+    public func cancel() {
+        let pending = action.withLock { action in
+            defer { action = nil }
+            return action
+        }
+        pending?()
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+extension RequestData {
+    /// The full URL of the request: `path` resolved against `baseURL`, with the query appended.
+    ///
+    /// An absolute `path` (one with a scheme) is used as it is. A relative one is joined to the
+    /// base URL with exactly one `/` between them, whatever slashes either side has, so
+    /// `https://host/api` + `/users` is `https://host/api/users` (not `https://host/users`).
+    /// Query items are appended after `?`, or after `&` when the path already has a query.
+    ///
+    /// - Parameter baseURL: The dispatcher's base URL, if it has one.
+    /// - Throws: `invalidRequest` when the path is relative and there is no base URL, or the
+    ///   result is not a valid URL.
+    public func url(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
+        let joined: String
+        if Self.hasScheme(path) {
+            joined = path
+        } else if let baseURL {
+            var base = baseURL.absoluteString
+            while base.hasSuffix("/") { base.removeLast() }
+            let relative = path.drop { $0 == "/" }
+            joined = relative.isEmpty ? base : base + "/" + relative
+        } else {
+            throw NetworkError(
+                code: .invalidRequest,
+                message: "The path \"\(path)\" is relative but the dispatcher has no base URL; "
+                    + "give the dispatcher a baseURL or use an absolute URL.",
+                request: self)
+        }
+        var full = joined
+        let queryString = PercentEncoding.queryString(query)
+        if !queryString.isEmpty {
+            let separator = joined.contains("?") ? (joined.hasSuffix("?") || joined.hasSuffix("&") ? "" : "&") : "?"
+            full += separator + queryString
+        }
+        guard let url = URL(string: full), url.scheme != nil, url.host != nil else {
+            throw NetworkError(
+                code: .invalidRequest,
+                message: "\"\(full)\" is not a valid URL; percent-encode spaces and other reserved "
+                    + "characters in the path.",
+                request: self)
+        }
+        return url
+    }
+
+    /// Whether `string` starts with a URL scheme such as `https:`.
+    private static func hasScheme(_ string: String) -> Bool {
+        guard let colon = string.firstIndex(of: ":"), colon != string.startIndex else { return false }
+        let scheme = string[..<colon]
+        guard let first = scheme.first, first.isASCII, first.isLetter else { return false }
+        return scheme.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) }
+            && string[colon...].hasPrefix("://")
+    }
+}

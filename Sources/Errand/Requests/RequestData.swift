@@ -1,0 +1,113 @@
+import Foundation
+
+/// Everything needed to send one HTTP request: where, how, what, and the policies that apply.
+///
+/// `path` is either an absolute URL (`https://api.example.com/users`) or a path resolved against
+/// the dispatcher's base URL (`/users`, `users`). Query items keep their order and are
+/// percent-encoded on the wire; a path that already has a query gets the items after `&`.
+///
+/// Build it with the memberwise initialiser or fluently:
+///
+/// ```swift
+/// RequestData.get("/search").query("q", "swift").header("X-API-Key", key)
+/// RequestData.post("/users").body(.json(CreateUser(name: "John")))
+/// ```
+public struct RequestData: Hashable, Sendable, CustomStringConvertible {
+    /// Whether the auth policy attaches a token to a request.
+    public enum Authentication: String, Hashable, Sendable {
+        /// A token is needed; without one the request fails with `sessionExpired`.
+        case required
+        /// A token is attached when there is one (the default).
+        case optional
+        /// Never attach a token (login and token refresh calls).
+        case none
+    }
+
+    /// An absolute URL, or a path resolved against the dispatcher's base URL.
+    public var path: String
+    /// The HTTP method.
+    public var method: HTTPMethod
+    /// Header fields set by the caller. `Content-Type` comes from the body unless set here.
+    public var headers: HTTPHeaders
+    /// Query items, in order, added to the URL.
+    public var query: [URLQueryItem]
+    /// The body, if any. `GET` and `HEAD` requests may not have one.
+    public var body: Body?
+    /// How long the whole request may take, in seconds; `nil` uses the dispatcher's default.
+    public var timeout: TimeInterval?
+    /// Whether the auth policy attaches a token.
+    public var authentication: Authentication
+    /// Whether the retry policy may retry this request although its method is not idempotent.
+    public var allowsRetryWhenNotIdempotent: Bool
+    /// Whether this request goes straight through a request queue instead of waiting its turn.
+    public var bypassesQueue: Bool
+
+    /// Creates a request description.
+    ///
+    /// - Parameters:
+    ///   - path: An absolute URL, or a path resolved against the dispatcher's base URL.
+    ///   - method: The HTTP method; `GET` by default.
+    ///   - headers: Header fields.
+    ///   - query: Query items, in order.
+    ///   - body: The body; `nil` for none.
+    ///   - timeout: The deadline for the whole request in seconds; `nil` for the dispatcher's default.
+    ///   - authentication: Whether the auth policy attaches a token; `.optional` by default.
+    ///   - allowsRetryWhenNotIdempotent: Lets the retry policy retry a `POST` or `PATCH`.
+    ///   - bypassesQueue: Lets the request skip a request queue.
+    public init(
+        path: String,
+        method: HTTPMethod = .get,
+        headers: HTTPHeaders = [:],
+        query: [URLQueryItem] = [],
+        body: Body? = nil,
+        timeout: TimeInterval? = nil,
+        authentication: Authentication = .optional,
+        allowsRetryWhenNotIdempotent: Bool = false,
+        bypassesQueue: Bool = false
+    ) {
+        self.path = path
+        self.method = method
+        self.headers = headers
+        self.query = query
+        self.body = body
+        self.timeout = timeout
+        self.authentication = authentication
+        self.allowsRetryWhenNotIdempotent = allowsRetryWhenNotIdempotent
+        self.bypassesQueue = bypassesQueue
+    }
+
+    /// The headers as they go on the wire: the caller's, plus `Content-Type` from the body when
+    /// the caller did not set one.
+    public var effectiveHeaders: HTTPHeaders {
+        guard let body, !headers.contains("Content-Type") else { return headers }
+        var result = headers
+        result.add("Content-Type", body.contentType)
+        return result
+    }
+
+    /// The method and the path with its query, for example `GET /search?q=swift`.
+    public var description: String {
+        let queryString = PercentEncoding.queryString(query)
+        guard !queryString.isEmpty else { return "\(method) \(path)" }
+        return "\(method) \(path)\(path.contains("?") ? "&" : "?")\(queryString)"
+    }
+
+    /// Checks what can be checked before anything is sent.
+    ///
+    /// - Throws: `invalidRequest` when a `GET` or `HEAD` has a body, or the body could not be encoded.
+    public func validate() throws(NetworkError) {
+        if let body, !method.allowsBody {
+            throw NetworkError(
+                code: .invalidRequest,
+                message: "A \(method) request cannot have a body (it has a \(body.kind) body); "
+                    + "send the data as query items, or use POST.",
+                request: self
+            )
+        }
+        if let failure = body?.encodingFailure {
+            throw NetworkError(
+                code: .invalidRequest, message: "The \(body?.kind.rawValue ?? "") body could not be encoded: \(failure)",
+                request: self)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// An HTTP response as a dispatcher delivers it: status, headers, body and the final URL.
+public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The response headers, looked up ignoring case.
+    public var headers: HTTPHeaders
+    /// The body bytes (already decompressed when the server used gzip or deflate).
+    public var body: Data
+    /// The URL that answered, after any redirects.
+    public var url: URL?
+    /// The request this answers, as it was dispatched.
+    public var request: RequestData?
+
+    /// Creates a response.
+    public init(
+        statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil,
+        request: RequestData? = nil
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.request = request
+    }
+
+    /// The body as UTF-8 text, with invalid bytes replaced.
+    public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The status with its reason phrase and the body size, for logs.
+    public var description: String {
+        "\(statusCode) \(HTTPStatus.reason(for: statusCode)), \(body.count) bytes"
+            + (url.map { " from \($0.absoluteString)" } ?? "")
+    }
+
+    /// Up to `limit` bytes of the body as text, marked when cut, for error messages.
+    func bodySnippet(limit: Int = 512) -> String {
+        guard !body.isEmpty else { return "(empty body)" }
+        let prefix = body.prefix(limit)
+        let text = String(decoding: prefix, as: UTF8.self)
+        return body.count > limit ? text + "… (\(body.count) bytes in all)" : text
+    }
+}
+
+/// Reason phrases for the status codes people meet.
+enum HTTPStatus {
+    static func reason(for code: Int) -> String {
+        switch code {
+        case 200: "OK"
+        case 201: "Created"
+        case 202: "Accepted"
+        case 204: "No Content"
+        case 301: "Moved Permanently"
+        case 302: "Found"
+        case 304: "Not Modified"
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 409: "Conflict"
+        case 422: "Unprocessable Content"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: className(of: code)
+        }
+    }
+
+    /// The class name of a status code that has no common reason phrase.
+    private static func className(of code: Int) -> String {
+        switch code {
+        case 100..<200: "Informational"
+        case 200..<300: "Success"
+        case 300..<400: "Redirection"
+        case 400..<500: "Client Error"
+        case 500..<600: "Server Error"
+        default: "Unknown Status"
+        }
+    }
+}
