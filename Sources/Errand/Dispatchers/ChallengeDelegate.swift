@@ -9,7 +9,8 @@ import Synchronization
 ///
 /// Left to default handling, FoundationNetworking on Linux waits forever on a 401 that carries
 /// `WWW-Authenticate: Basic`. Errand's auth lives in its policies, not in URLSession's credential
-/// store, so the challenge is cancelled and the 401 response is delivered as an answer. Server
+/// store, so there the challenge is cancelled and the 401 response (status and headers; the
+/// body is lost) is delivered as an answer. Server
 /// trust and client certificate challenges keep the system's default handling.
 final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
@@ -29,8 +30,15 @@ final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
             completionHandler(.performDefaultHandling, nil)
             return
         }
-        challenged.withLock { $0[task.taskIdentifier] = response }
-        completionHandler(.cancelAuthenticationChallenge, nil)
+        #if canImport(FoundationNetworking)
+            // The 401's body is dropped by FoundationNetworking here; status and headers survive.
+            challenged.withLock { $0[task.taskIdentifier] = response }
+            completionHandler(.cancelAuthenticationChallenge, nil)
+        #else
+            // Apple's default handling finds no credential and delivers the 401 with its body.
+            _ = response
+            completionHandler(.performDefaultHandling, nil)
+        #endif
     }
 
     /// The 401 response recorded for a task whose challenge was cancelled, once.

@@ -40,17 +40,28 @@ extension RequestData {
 
         /// JSON from any `Encodable` value.
         ///
+        /// The default encoder sorts keys, so the same value always gives the same bytes (and
+        /// requests compare, hash, cache and replay by content). Give your encoder
+        /// `.sortedKeys` too if you rely on that.
+        ///
         /// - Parameters:
         ///   - value: The value to encode.
         ///   - encoder: The encoder to use, for key or date strategies.
         public static func json<Value: Encodable & Sendable>(
-            _ value: Value, encoder: JSONEncoder = JSONEncoder()
+            _ value: Value, encoder: JSONEncoder = Body.sortedKeysEncoder()
         ) -> Body {
             do {
                 return Body(kind: .json, contentType: "application/json", data: try encoder.encode(value))
             } catch {
                 return Body(kind: .json, contentType: "application/json", data: nil, failure: "\(error)")
             }
+        }
+
+        /// A JSON encoder that writes keys in sorted order.
+        public static func sortedKeysEncoder() -> JSONEncoder {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return encoder
         }
 
         /// `application/x-www-form-urlencoded` fields, in order.

@@ -1,0 +1,24 @@
+import Foundation
+import Testing
+
+/// The loopback servers that `scripts/test` starts, found through the environment.
+///
+/// Under `scripts/test` (`ERRAND_REQUIRE_LIVE=1`) a missing server is a failure; under a bare
+/// `swift test` the live tests are skipped with the reason.
+enum LiveServer {
+    static let environment = ProcessInfo.processInfo.environment
+
+    /// httpbin, served by gunicorn.
+    static let httpbin: URL? = environment["ERRAND_HTTPBIN_URL"].flatMap(URL.init(string:))
+    /// The fault server in `Tests/Support/fault_server.py`.
+    static let fault: URL? = environment["ERRAND_FAULT_URL"].flatMap(URL.init(string:))
+    /// Whether the servers must be there.
+    static let isRequired = environment["ERRAND_REQUIRE_LIVE"] == "1"
+
+    /// Run live tests when the server is configured, or when it is required (they then fail).
+    static var httpbinAvailable: Bool { httpbin != nil || isRequired }
+    /// Run fault tests when the server is configured, or when it is required (they then fail).
+    static var faultAvailable: Bool { fault != nil || isRequired }
+
+    static let skipReason: Testing.Comment = "no ERRAND_HTTPBIN_URL / ERRAND_FAULT_URL: run scripts/test to start the servers"
+}
