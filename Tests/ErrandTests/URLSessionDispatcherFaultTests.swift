@@ -1,0 +1,78 @@
+import Errand
+import Foundation
+import Testing
+
+/// `URLSessionDispatcher` against faults that httpbin cannot produce, from `Tests/Support/fault_server.py`.
+@Suite(.enabled(if: LiveServer.faultAvailable, LiveServer.skipReason))
+struct URLSessionDispatcherFaultTests {
+    let dispatcher: URLSessionDispatcher
+
+    init() throws {
+        dispatcher = URLSessionDispatcher(baseURL: try #require(LiveServer.fault, "ERRAND_FAULT_URL is not set"))
+    }
+
+    @Test func aSilentServerTimesOut() async {
+        await expectFailure(.timedOut, for: .get("/silence").timeout(1), within: .seconds(3))
+    }
+
+    @Test func theDeadlineBoundsTheWholeRequestNotJustIdleTime() async {
+        // 40 bytes, one every 0.25 s: never idle, but 10 s in all.
+        await expectFailure(.timedOut, for: .get("/drip").query("bytes", "40").query("interval", "0.25").timeout(1.5),
+            within: .seconds(4))
+    }
+
+    @Test func aTruncatedBodyIsATransportError() async {
+        await expectFailure(.transport, for: .get("/truncated"), within: .seconds(5))
+    }
+
+    @Test func aConnectionResetIsATransportErrorKeepingTheURLError() async throws {
+        let error = await expectFailure(.transport, for: .get("/reset"), within: .seconds(5))
+        #expect(error?.underlyingError is URLError)
+    }
+
+    @Test func aGarbageStatusLineIsATransportError() async {
+        await expectFailure(.transport, for: .get("/garbage-status"), within: .seconds(5))
+    }
+
+    @Test func aRefusedConnectionIsATransportError() async throws {
+        let closed = URLSessionDispatcher(baseURL: URL(string: "http://127.0.0.1:9"))
+        do {
+            _ = try await closed.dispatch(.get("/x"))
+            Issue.record("expected a transport error")
+        } catch {
+            #expect(error.code == .transport)
+        }
+    }
+
+    @Test func aBasicChallengeComesBackAsA401Promptly() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let response = try await dispatcher.dispatch(.get("/basic-challenge").timeout(20))
+        #expect(response.statusCode == 401)
+        #expect(response.headers["WWW-Authenticate"] == #"Basic realm="errand""#)
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test func aLargeBodyArrivesWhole() async throws {
+        let data = try await Request<Data>(.get("/huge").query("mb", "8")).execute(dispatcher: dispatcher)
+        #expect(data.count == 8 * 1_048_576)
+    }
+
+    @discardableResult
+    private func expectFailure(
+        _ code: NetworkError.Code, for request: RequestData, within limit: Duration,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> NetworkError? {
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            let response = try await dispatcher.dispatch(request)
+            Issue.record("expected \(code), got \(response)", sourceLocation: sourceLocation)
+            return nil
+        } catch {
+            #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
+            #expect(clock.now - start < limit, sourceLocation: sourceLocation)
+            return error
+        }
+    }
+}
