@@ -14,6 +14,7 @@ let package = Package(
             dependencies: ["Errand"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,8 @@ import Testing
 @Suite struct AsyncExecuteTests {
     @Test func returnsTheValueWithItsResponse() async throws {
         let dispatcher = InMemoryDispatcher()
-        dispatcher.stub(.get, "/users/1", response: .json(User(id: 1, name: "Ada"), headers: ["ETag": "\"v1\""]))
+        dispatcher.stub(
+            .get, "/users/1", response: .json(User(id: 1, name: "Ada"), headers: ["ETag": "\"v1\""]))
         let (user, response) = try await GetUser(id: 1).executeWithResponse(dispatcher: dispatcher)
         #expect(user == User(id: 1, name: "Ada"))
         #expect(response.statusCode == 200)

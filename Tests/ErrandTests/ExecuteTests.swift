@@ -10,7 +10,8 @@ import Testing
         dispatcher.stub(.get, "/users", response: .json(users))
         let probe = CallbackProbe<[User]>()
 
-        GetAllUsers().execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+        GetAllUsers().execute(
+            dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
 
         #expect(try await probe.first().get() == users)
         #expect(probe.deliveries.count == 1)
@@ -23,7 +24,10 @@ import Testing
         let onMain = await withCheckedContinuation { continuation in
             GetAllUsers().execute(
                 dispatcher: dispatcher,
-                onSuccess: { _ in continuation.resume(returning: "success on \(DispatchQueue.getSpecific(key: key) ?? "another queue")") },
+                onSuccess: { _ in
+                    continuation.resume(
+                        returning: "success on \(DispatchQueue.getSpecific(key: key) ?? "another queue")")
+                },
                 onError: { error in continuation.resume(returning: "\(error)") })
         }
         #expect(onMain == "success on main")
@@ -58,7 +62,9 @@ import Testing
     @Test(arguments: [404, 500])
     func aNonSuccessStatusKeepsTheResponse(status: Int) async {
         let dispatcher = InMemoryDispatcher()
-        dispatcher.stub(.get, "/users", response: .text("{\"error\":\"nope\"}", status: status, headers: ["X-Request-ID": "r1"]))
+        dispatcher.stub(
+            .get, "/users",
+            response: .text("{\"error\":\"nope\"}", status: status, headers: ["X-Request-ID": "r1"]))
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
             Issue.record("expected a failure")
@@ -119,7 +125,8 @@ import Testing
         dispatcher.stub(.get, "/bytes", response: .data(bytes))
         dispatcher.stub(.get, "/text", response: .text("<html>héllo</html>", contentType: "text/html"))
         #expect(try await Request<Data>(.get("/bytes")).execute(dispatcher: dispatcher) == bytes)
-        #expect(try await Request<String>(.get("/text")).execute(dispatcher: dispatcher) == "<html>héllo</html>")
+        #expect(
+            try await Request<String>(.get("/text")).execute(dispatcher: dispatcher) == "<html>héllo</html>")
     }
 
     @Test func httpResponseDecodableGetsItsStatusCode() async throws {
@@ -156,13 +163,16 @@ import Testing
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/stamped", response: .text(#"{"created_at": 86400}"#))
         dispatcher.stub(.get, "/lines", response: .text("a\nb\nc"))
-        #expect(try await GetStamped().execute(dispatcher: dispatcher).createdAt == Date(timeIntervalSince1970: 86400))
+        #expect(
+            try await GetStamped().execute(dispatcher: dispatcher).createdAt
+                == Date(timeIntervalSince1970: 86400))
         #expect(try await CountLines().execute(dispatcher: dispatcher) == 3)
     }
 
     @Test func aDecodingFailureNamesTheCodingPathAndShowsTheBody() async {
         let dispatcher = InMemoryDispatcher()
-        dispatcher.stub(.get, "/users", response: .text(#"[{"id":1,"name":"Ada"},{"id":"two","name":"Grace"}]"#))
+        dispatcher.stub(
+            .get, "/users", response: .text(#"[{"id":1,"name":"Ada"},{"id":"two","name":"Grace"}]"#))
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
             Issue.record("expected a decoding failure")
@@ -192,7 +202,9 @@ import Testing
         dispatcher.stub(.get, "/users", response: .json(users))
         let probe = CallbackProbe<[User]>()
         Request<[User]>(.get("/users").body(.text("no")))
-            .execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+            .execute(
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
         #expect(probe.deliveries.count == 1)
         guard case .failure(let error) = await probe.first() else {
             Issue.record("expected invalidRequest")

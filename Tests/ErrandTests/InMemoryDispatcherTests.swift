@@ -16,7 +16,9 @@ import Testing
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/users/*", response: .json(User(id: 0, name: "any")))
         #expect(try await GetUser(id: 42).execute(dispatcher: dispatcher).name == "any")
-        await #expect(throws: NetworkError.self) { try await Request<User>(.get("/users/1/posts")).execute(dispatcher: dispatcher) }
+        await #expect(throws: NetworkError.self) {
+            try await Request<User>(.get("/users/1/posts")).execute(dispatcher: dispatcher)
+        }
     }
 
     @Test func queryItemsInTheStubPathMustBePresent() async throws {
@@ -33,7 +35,8 @@ import Testing
     @Test func aMatcherClosureCanLookAtTheBody() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(
-            InMemoryDispatcher.Stub(.post, "/users", where: { $0.body?.data == Data(#"{"id":1,"name":"Ada"}"#.utf8) },
+            InMemoryDispatcher.Stub(
+                .post, "/users", where: { $0.body?.data == Data(#"{"id":1,"name":"Ada"}"#.utf8) },
                 responses: [.status(201)]))
         _ = try await Request<EmptyResponse>(.post("/users").body(.json(User(id: 1, name: "Ada"))))
             .execute(dispatcher: dispatcher)
@@ -94,10 +97,15 @@ import Testing
     @Test func recordsEveryRequestAsAnEquatableValue() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.post, "/users", response: .status(201))
-        _ = try await Request<EmptyResponse>(.post("/users").body(.form(["name": "Ada"]))).execute(dispatcher: dispatcher)
+        _ = try await Request<EmptyResponse>(.post("/users").body(.form(["name": "Ada"]))).execute(
+            dispatcher: dispatcher)
         _ = try? await GetAllUsers().execute(dispatcher: dispatcher)
-        let expected = RequestData.post("/users").body(.form(["name": "Ada"])).header("Accept", "application/json")
-        #expect(dispatcher.receivedRequests == [expected, RequestData.get("/users").header("Accept", "application/json")])
+        let expected = RequestData.post("/users").body(.form(["name": "Ada"])).header(
+            "Accept", "application/json")
+        #expect(
+            dispatcher.receivedRequests == [
+                expected, RequestData.get("/users").header("Accept", "application/json"),
+            ])
         dispatcher.reset()
         #expect(dispatcher.receivedRequests.isEmpty)
     }
@@ -128,7 +136,8 @@ import Testing
         let dispatcher = InMemoryDispatcher(latency: .seconds(2), clock: clock)
         dispatcher.stub(.get, "/users", response: .json([User(id: 1, name: "Ada")]))
         let probe = CallbackProbe<[User]>()
-        GetAllUsers().execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+        GetAllUsers().execute(
+            dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
         await clock.waitForSleepers()
         clock.advance(by: .seconds(1))
         #expect(probe.deliveries.isEmpty)
@@ -142,7 +151,9 @@ import Testing
         dispatcher.stub(.get, "/slow", response: Response.text("late").delayed(by: .seconds(30)))
         let probe = CallbackProbe<String>()
         let call = Request<String>(.get("/slow"))
-            .execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+            .execute(
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
         await clock.waitForSleepers()
         call.cancel()
         guard case .failure(let error) = await probe.first() else {
@@ -160,7 +171,9 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 {
                 group.addTask {
-                    if index.isMultiple(of: 10) { dispatcher.stub(.get, "/other/\(index)", response: .status(200)) }
+                    if index.isMultiple(of: 10) {
+                        dispatcher.stub(.get, "/other/\(index)", response: .status(200))
+                    }
                     _ = try await GetUser(id: index).execute(dispatcher: dispatcher)
                 }
             }

@@ -27,7 +27,8 @@ import Testing
 
     @Test func formEncodesSpacePlusAmpersandEqualsAndNonASCII() throws {
         let body = RequestData.Body.form(["q": "a b+c&d=e", "name": "Zoë"])
-        #expect(String(decoding: try #require(body.data), as: UTF8.self) == "q=a%20b%2Bc%26d%3De&name=Zo%C3%AB")
+        #expect(
+            String(decoding: try #require(body.data), as: UTF8.self) == "q=a%20b%2Bc%26d%3De&name=Zo%C3%AB")
         #expect(body.contentType.hasPrefix("application/x-www-form-urlencoded"))
         #expect(body.formFields.map(\.name) == ["q", "name"])
     }
@@ -48,7 +49,9 @@ import Testing
 
     @Test func theDefaultBoundaryNeverOccursInTheContent() throws {
         let parts: [MultipartPart] = (0..<50).map { index in
-            .file("f\(index)", fileName: "f.bin", data: Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* index) }))
+            .file(
+                "f\(index)", fileName: "f.bin",
+                data: Data((0..<512).map { UInt8(truncatingIfNeeded: $0 &* index) }))
         }
         let body = RequestData.Body.multipart(parts)
         let boundary = try #require(body.contentType.split(separator: "=").last).description

@@ -39,10 +39,14 @@ import Testing
     }
 
     @Test func queryItemsKeepOrderAndEscapeReservedCharacters() throws {
-        let request = RequestData.get("/search").query("q", "swift & more").query("b", "1+1=2").query("name", "Zoë")
-            .query("flag", nil)
+        let request = RequestData.get("/search").query("q", "swift & more").query("b", "1+1=2").query(
+            "name", "Zoë"
+        )
+        .query("flag", nil)
         let url = try request.url(relativeTo: base)
-        #expect(url.absoluteString == "https://api.example.com/v1/search?q=swift%20%26%20more&b=1%2B1%3D2&name=Zo%C3%AB&flag")
+        #expect(
+            url.absoluteString
+                == "https://api.example.com/v1/search?q=swift%20%26%20more&b=1%2B1%3D2&name=Zo%C3%AB&flag")
     }
 
     @Test func aPathWithAQueryGetsAnAmpersand() throws {

@@ -8,7 +8,8 @@ struct URLSessionDispatcherFaultTests {
     let dispatcher: URLSessionDispatcher
 
     init() throws {
-        dispatcher = URLSessionDispatcher(baseURL: try #require(LiveServer.fault, "ERRAND_FAULT_URL is not set"))
+        dispatcher = URLSessionDispatcher(
+            baseURL: try LiveServer.require(LiveServer.fault, "ERRAND_FAULT_URL"))
     }
 
     @Test func aSilentServerTimesOut() async {
@@ -17,7 +18,8 @@ struct URLSessionDispatcherFaultTests {
 
     @Test func theDeadlineBoundsTheWholeRequestNotJustIdleTime() async {
         // 40 bytes, one every 0.25 s: never idle, but 10 s in all.
-        await expectFailure(.timedOut, for: .get("/drip").query("bytes", "40").query("interval", "0.25").timeout(1.5),
+        await expectFailure(
+            .timedOut, for: .get("/drip").query("bytes", "40").query("interval", "0.25").timeout(1.5),
             within: .seconds(4))
     }
 

@@ -8,7 +8,8 @@ struct URLSessionDispatcherLiveTests {
     let dispatcher: URLSessionDispatcher
 
     init() throws {
-        dispatcher = URLSessionDispatcher(baseURL: try #require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL is not set"))
+        dispatcher = URLSessionDispatcher(
+            baseURL: try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL"))
     }
 
     @Test func getSendsQueryItemsExactly() async throws {
@@ -18,7 +19,8 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func postsJSON() async throws {
-        let echo = try await Request<Echo>(.post("/post").body(.json(User(id: 7, name: "Zoë")))).execute(dispatcher: dispatcher)
+        let echo = try await Request<Echo>(.post("/post").body(.json(User(id: 7, name: "Zoë")))).execute(
+            dispatcher: dispatcher)
         #expect(echo.json == .object(["id": .number(7), "name": .string("Zoë")]))
         #expect(echo.headers?["Content-Type"] == "application/json")
     }
@@ -32,7 +34,8 @@ struct URLSessionDispatcherLiveTests {
     @Test func postsMultipartWithATextFieldAndABinaryFile() async throws {
         let file = Data((0..<65_536).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         let echo = try await Request<Echo>(
-            .post("/post").body(.multipart([.field("title", "Zoë & co"), .file("upload", fileName: "blob.bin", data: file)]))
+            .post("/post").body(
+                .multipart([.field("title", "Zoë & co"), .file("upload", fileName: "blob.bin", data: file)]))
         ).execute(dispatcher: dispatcher)
         #expect(echo.form == ["title": "Zoë & co"])
         let upload = try #require(echo.files?["upload"])
@@ -49,7 +52,8 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func decodes204AsEmptyResponse() async throws {
-        let (_, response) = try await Request<EmptyResponse>(.get("/status/204")).executeWithResponse(dispatcher: dispatcher)
+        let (_, response) = try await Request<EmptyResponse>(.get("/status/204")).executeWithResponse(
+            dispatcher: dispatcher)
         #expect(response.statusCode == 204)
     }
 
@@ -92,7 +96,9 @@ struct URLSessionDispatcherLiveTests {
         let probe = CallbackProbe<Echo>()
         let start = clock.now
         let call = Request<Echo>(.get("/delay/5"))
-            .execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+            .execute(
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
         try await Task.sleep(for: .milliseconds(200))
         call.cancel()
         guard case .failure(let error) = await probe.first() else {
@@ -105,7 +111,8 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func followsRedirects() async throws {
-        let (echo, response) = try await Request<Echo>(.get("/redirect/3")).executeWithResponse(dispatcher: dispatcher)
+        let (echo, response) = try await Request<Echo>(.get("/redirect/3")).executeWithResponse(
+            dispatcher: dispatcher)
         #expect(response.url?.path == "/get")
         #expect(echo.url?.hasSuffix("/get") == true)
     }
@@ -122,8 +129,10 @@ struct URLSessionDispatcherLiveTests {
 
     @Test func uploadsAMebibyteByteForByte() async throws {
         let payload = Data((0..<1_048_576).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 17) })
-        let echo = try await Request<Echo>(.post("/anything").body(.raw(payload, contentType: "application/octet-stream")))
-            .execute(dispatcher: dispatcher)
+        let echo = try await Request<Echo>(
+            .post("/anything").body(.raw(payload, contentType: "application/octet-stream"))
+        )
+        .execute(dispatcher: dispatcher)
         #expect(try Self.bytes(ofDataURL: try #require(echo.data)) == payload)
     }
 
@@ -148,8 +157,10 @@ struct URLSessionDispatcherLiveTests {
         let start = clock.now
         let wrong = Data("u:wrong".utf8).base64EncodedString()
         do {
-            _ = try await Request<EmptyResponse>(.get("/basic-auth/u/p").header("Authorization", "Basic \(wrong)").timeout(20))
-                .execute(dispatcher: dispatcher)
+            _ = try await Request<EmptyResponse>(
+                .get("/basic-auth/u/p").header("Authorization", "Basic \(wrong)").timeout(20)
+            )
+            .execute(dispatcher: dispatcher)
             Issue.record("expected 401")
         } catch {
             #expect(error.code == .unacceptableStatus)
@@ -158,8 +169,10 @@ struct URLSessionDispatcherLiveTests {
         }
         #expect(clock.now - start < .seconds(5))
         let right = Data("u:p".utf8).base64EncodedString()
-        _ = try await Request<EmptyResponse>(.get("/basic-auth/u/p").header("Authorization", "Basic \(right)"))
-            .execute(dispatcher: dispatcher)
+        _ = try await Request<EmptyResponse>(
+            .get("/basic-auth/u/p").header("Authorization", "Basic \(right)")
+        )
+        .execute(dispatcher: dispatcher)
     }
 
     @Test func readsHTMLAsStringAndFailsToDecodeItAsJSONWithASnippet() async throws {
@@ -185,7 +198,9 @@ struct URLSessionDispatcherLiveTests {
         let probes = (0..<200).map { _ in CallbackProbe<Echo>() }
         for (index, probe) in probes.enumerated() {
             Request<Echo>(.get("/get").query("i", "\(index)"))
-                .execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                .execute(
+                    dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess,
+                    onError: probe.onError)
         }
         for (index, probe) in probes.enumerated() {
             let echo = try await probe.first().get()

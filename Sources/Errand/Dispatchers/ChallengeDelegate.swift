@@ -17,7 +17,8 @@ final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
 
     /// The challenges a server makes with `WWW-Authenticate`; others (TLS) keep default handling.
     private static let httpMethods: Set<String> = [
-        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic, NSURLAuthenticationMethodHTTPDigest,
+        NSURLAuthenticationMethodDefault, NSURLAuthenticationMethodHTTPBasic,
+        NSURLAuthenticationMethodHTTPDigest,
     ]
 
     func urlSession(

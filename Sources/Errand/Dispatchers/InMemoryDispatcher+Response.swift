@@ -13,7 +13,9 @@ extension InMemoryDispatcher {
         public var delay: Duration?
 
         /// A response with the given status, headers and body.
-        public static func status(_ statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> Response {
+        public static func status(_ statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data())
+            -> Response
+        {
             Response(outcome: .response(status: statusCode, headers: headers, body: body))
         }
 
@@ -25,25 +27,32 @@ extension InMemoryDispatcher {
         ///   - headers: More header fields; `Content-Type: application/json` is set for you.
         ///   - encoder: The encoder to use.
         public static func json<Value: Encodable>(
-            _ value: Value, status: Int = 200, headers: HTTPHeaders = [:], encoder: JSONEncoder = JSONEncoder()
+            _ value: Value, status: Int = 200, headers: HTTPHeaders = [:],
+            encoder: JSONEncoder = JSONEncoder()
         ) -> Response {
             do {
-                return data(try encoder.encode(value), status: status, contentType: "application/json", headers: headers)
+                return data(
+                    try encoder.encode(value), status: status, contentType: "application/json",
+                    headers: headers)
             } catch {
-                return failure(.invalidRequest, message: "The stubbed JSON value could not be encoded: \(error)")
+                return failure(
+                    .invalidRequest, message: "The stubbed JSON value could not be encoded: \(error)")
             }
         }
 
         /// A JSON response read from a file, such as a test fixture.
         ///
         /// - Throws: The file system's error when the file cannot be read.
-        public static func jsonFile(_ url: URL, status: Int = 200, headers: HTTPHeaders = [:]) throws -> Response {
+        public static func jsonFile(_ url: URL, status: Int = 200, headers: HTTPHeaders = [:]) throws
+            -> Response
+        {
             data(try Data(contentsOf: url), status: status, contentType: "application/json", headers: headers)
         }
 
         /// A response with a body of raw bytes.
         public static func data(
-            _ body: Data, status: Int = 200, contentType: String = "application/octet-stream", headers: HTTPHeaders = [:]
+            _ body: Data, status: Int = 200, contentType: String = "application/octet-stream",
+            headers: HTTPHeaders = [:]
         ) -> Response {
             var headers = headers
             if !headers.contains("Content-Type") { headers.add("Content-Type", contentType) }
@@ -78,7 +87,9 @@ extension InMemoryDispatcher {
             switch outcome {
             case .response(let status, let headers, let body):
                 let url = try? request.url(relativeTo: URL(string: "memory://stub"))
-                onSuccess(NetworkResponse(statusCode: status, headers: headers, body: body, url: url, request: request))
+                onSuccess(
+                    NetworkResponse(
+                        statusCode: status, headers: headers, body: body, url: url, request: request))
             case .failure(let code, let message):
                 onError(NetworkError(code: code, message: message, request: request))
             }

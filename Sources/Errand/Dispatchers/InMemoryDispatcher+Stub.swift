@@ -66,7 +66,8 @@ struct StubTarget {
     init(path: String) {
         let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
         let pathPart = parts.first.map(String.init) ?? ""
-        segments = Self.segments(of: URL(string: pathPart)?.path(percentEncoded: false) ?? pathPart, absolute: pathPart)
+        segments = Self.segments(
+            of: URL(string: pathPart)?.path(percentEncoded: false) ?? pathPart, absolute: pathPart)
         query = parts.count > 1 ? Self.items(in: String(parts[1])) : []
     }
 

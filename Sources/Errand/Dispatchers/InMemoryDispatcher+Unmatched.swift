@@ -15,7 +15,8 @@ enum UnmatchedReport {
             }
         }
         lines.append(
-            "Add one with dispatcher.stub(.\(request.method.rawValue.lowercased()), \"\(target.path)\", response: …).")
+            "Add one with dispatcher.stub(.\(request.method.rawValue.lowercased()), \"\(target.path)\", response: …)."
+        )
         return NetworkError(code: .unmatchedRequest, message: lines.joined(separator: "\n"), request: request)
     }
 

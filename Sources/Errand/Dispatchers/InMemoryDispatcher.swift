@@ -35,7 +35,8 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     ///   - stubs: The stubs to start with; later ones win over earlier ones.
     ///   - latency: A delay added before every response, waited on `clock`.
     ///   - clock: The clock that delays wait on; inject a manual clock in tests.
-    public init(stubs: [Stub] = [], latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock()) {
+    public init(stubs: [Stub] = [], latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock())
+    {
         self.clock = clock
         self.latency = latency
         for stub in stubs { self.stub(stub) }
@@ -59,7 +60,8 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     /// - Parameter whenExhausted: What happens after the last response: repeat it (the default)
     ///   or fail with `unmatchedRequest`.
     public func stub(
-        _ method: HTTPMethod, _ path: String, responses: [Response], whenExhausted: Stub.Exhaustion = .repeatLast
+        _ method: HTTPMethod, _ path: String, responses: [Response],
+        whenExhausted: Stub.Exhaustion = .repeatLast
     ) {
         stub(Stub(method, path, responses: responses, whenExhausted: whenExhausted))
     }
@@ -105,7 +107,9 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     }
 
     /// The response for `request`: the last-added matching stub's next one, or why there is none.
-    private static func select(_ request: RequestData, in state: inout State) -> Result<Response, NetworkError> {
+    private static func select(_ request: RequestData, in state: inout State) -> Result<
+        Response, NetworkError
+    > {
         let target = StubTarget(request)
         guard let index = state.stubs.lastIndex(where: { $0.matches(target, request) }) else {
             return .failure(UnmatchedReport.error(for: request, target: target, stubs: state.stubs))

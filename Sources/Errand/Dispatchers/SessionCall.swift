@@ -23,7 +23,8 @@ final class SessionCall: Cancellable {
     private let state: Mutex<State>
 
     init(
-        request: RequestData, deadline: TimeInterval, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        request: RequestData, deadline: TimeInterval,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) {
         self.request = request
@@ -55,7 +56,8 @@ final class SessionCall: Cancellable {
         guard let http = response as? HTTPURLResponse else {
             fail(
                 NetworkError(
-                    code: .transport, message: "The server's answer was not an HTTP response.", request: request))
+                    code: .transport, message: "The server's answer was not an HTTP response.",
+                    request: request))
             return
         }
         let response = NetworkResponse(
@@ -103,7 +105,8 @@ final class SessionCall: Cancellable {
         let nsError = error as NSError
         guard nsError.domain == NSURLErrorDomain else {
             return NetworkError(
-                code: .transport, message: "The request failed: \(error.localizedDescription)", request: request,
+                code: .transport, message: "The request failed: \(error.localizedDescription)",
+                request: request,
                 underlyingError: error)
         }
         let urlError: any Error = (error as? URLError) ?? error

@@ -31,7 +31,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
     ///   - timeout: The deadline, in seconds, for requests that do not set their own; 60 by default.
     public init(
-        baseURL: URL? = nil, configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
+        baseURL: URL? = nil,
+        configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
         timeout: TimeInterval = 60
     ) {
         let challenges = ChallengeDelegate()
@@ -90,7 +91,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         let challenges = self.challenges
         let task = session.dataTask(with: urlRequest) { data, response, error in
             let challenged = challenges?.takeChallengedResponse(forTask: call.taskIdentifier)
-            call.complete(data: data, response: response ?? challenged, error: challenged == nil ? error : nil)
+            call.complete(
+                data: data, response: response ?? challenged, error: challenged == nil ? error : nil)
         }
         call.start(task)
         return call

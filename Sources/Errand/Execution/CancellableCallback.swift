@@ -12,7 +12,8 @@ func withCancellableCallback<Value: Sendable>(
     if Task.isCancelled { throw onCancelledBeforeStart() }
     let handle = CancellationHandle()
     let result = await withTaskCancellationHandler {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Result<Value, NetworkError>, Never>) in
+        await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<Value, NetworkError>, Never>) in
             handle.attach(start { continuation.resume(returning: $0) })
         }
     } onCancel: {

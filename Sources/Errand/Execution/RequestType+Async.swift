@@ -8,7 +8,8 @@ extension RequestType {
     /// - Parameter dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
     /// - Returns: The decoded response.
     /// - Throws: `NetworkError` for transport, timeout, cancellation, status and decoding failures.
-    public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current) async throws(NetworkError)
+    public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current)
+        async throws(NetworkError)
         -> ResponseType
     {
         try await executeWithResponse(dispatcher: dispatcher).value

@@ -39,7 +39,9 @@ extension RequestType {
     /// The one path every form of `execute` takes: prepare, dispatch, validate, decode, once.
     func send(
         through dispatcher: any NetworkDispatcher,
-        completion: @escaping @Sendable (Result<(value: ResponseType, response: NetworkResponse), NetworkError>) -> Void
+        completion:
+            @escaping @Sendable (Result<(value: ResponseType, response: NetworkResponse), NetworkError>) ->
+            Void
     ) -> any Cancellable {
         var request = data
         if !ResponseDecoding.isRaw(ResponseType.self), !request.headers.contains("Accept") {
@@ -77,7 +79,8 @@ extension RequestType {
         } catch {
             return .failure(
                 NetworkError(
-                    code: .unacceptableStatus, message: "The response was rejected: \(error)", request: request,
+                    code: .unacceptableStatus, message: "The response was rejected: \(error)",
+                    request: request,
                     response: response, underlyingError: error))
         }
         do {

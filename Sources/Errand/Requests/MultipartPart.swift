@@ -40,7 +40,8 @@ public struct MultipartPart: Hashable, Sendable {
     /// A boundary that occurs in none of the parts, so it cannot end one early.
     static func uniqueBoundary(avoiding parts: [MultipartPart]) -> String {
         while true {
-            let candidate = "errand-boundary-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            let candidate =
+                "errand-boundary-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
             let marker = Data(candidate.utf8)
             if !parts.contains(where: { $0.data.range(of: marker) != nil || $0.name.contains(candidate) }) {
                 return candidate

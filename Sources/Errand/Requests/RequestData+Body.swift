@@ -30,7 +30,10 @@ extension RequestData {
         /// The fields of a form body, in order; empty for other kinds.
         public let formFields: [URLQueryItem]
 
-        init(kind: Kind, contentType: String, data: Data?, failure: String? = nil, formFields: [URLQueryItem] = []) {
+        init(
+            kind: Kind, contentType: String, data: Data?, failure: String? = nil,
+            formFields: [URLQueryItem] = []
+        ) {
             self.kind = kind
             self.contentType = contentType
             self.data = data

@@ -30,7 +30,8 @@ extension RequestData {
         var full = joined
         let queryString = PercentEncoding.queryString(query)
         if !queryString.isEmpty {
-            let separator = joined.contains("?") ? (joined.hasSuffix("?") || joined.hasSuffix("&") ? "" : "&") : "?"
+            let separator =
+                joined.contains("?") ? (joined.hasSuffix("?") || joined.hasSuffix("&") ? "" : "&") : "?"
             full += separator + queryString
         }
         guard let url = URL(string: full), url.scheme != nil, url.host != nil else {

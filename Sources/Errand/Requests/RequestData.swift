@@ -106,7 +106,8 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
         }
         if let failure = body?.encodingFailure {
             throw NetworkError(
-                code: .invalidRequest, message: "The \(body?.kind.rawValue ?? "") body could not be encoded: \(failure)",
+                code: .invalidRequest,
+                message: "The \(body?.kind.rawValue ?? "") body could not be encoded: \(failure)",
                 request: self)
         }
     }

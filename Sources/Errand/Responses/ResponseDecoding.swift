@@ -11,7 +11,9 @@ enum ResponseDecoding {
     }
 
     /// Decodes `response` into `type`.
-    static func decode<Value: Decodable>(_ type: Value.Type, from response: NetworkResponse, decoder: JSONDecoder)
+    static func decode<Value: Decodable>(
+        _ type: Value.Type, from response: NetworkResponse, decoder: JSONDecoder
+    )
         throws -> Value
     {
         if let raw = response.body as? Value { return raw }
@@ -35,7 +37,8 @@ enum ResponseDecoding {
     }
 
     /// The `decoding` error for a decoder's failure, naming the coding path and showing the body.
-    static func error(_ error: any Error, decoding type: Any.Type, response: NetworkResponse) -> NetworkError {
+    static func error(_ error: any Error, decoding type: Any.Type, response: NetworkResponse) -> NetworkError
+    {
         if let networkError = error as? NetworkError { return networkError }
         return NetworkError(
             code: .decoding,

@@ -20,5 +20,17 @@ enum LiveServer {
     /// Run fault tests when the server is configured, or when it is required (they then fail).
     static var faultAvailable: Bool { fault != nil || isRequired }
 
-    static let skipReason: Testing.Comment = "no ERRAND_HTTPBIN_URL / ERRAND_FAULT_URL: run scripts/test to start the servers"
+    /// The server's URL, or an error that fails the test when it is not configured.
+    static func require(_ url: URL?, _ variable: String) throws -> URL {
+        guard let url else { throw Missing(variable: variable) }
+        return url
+    }
+
+    struct Missing: Error, CustomStringConvertible {
+        let variable: String
+        var description: String { "\(variable) is not set: run the suite with scripts/test" }
+    }
+
+    static let skipReason: Testing.Comment =
+        "no ERRAND_HTTPBIN_URL / ERRAND_FAULT_URL: run scripts/test to start the servers"
 }

@@ -36,7 +36,8 @@ final class ManualClock: Clock {
             return state.nextID
         }
         try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow = state.withLock { state in
                     if deadline <= state.now || Task.isCancelled { return true }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))

@@ -57,7 +57,8 @@ enum JSONValue: Decodable, Hashable, Sendable {
 
 enum Fixtures {
     static func url(_ name: String) throws -> URL {
-        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures") else {
+        guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Fixtures")
+        else {
             throw CocoaError(.fileNoSuchFile)
         }
         return url

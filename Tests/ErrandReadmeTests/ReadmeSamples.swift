@@ -1,0 +1,81 @@
+// Every Swift sample in README.md, verbatim, so that the README cannot drift from code that
+// compiles. `ReadmeTests` checks that each README block appears here.
+import Errand
+import Foundation
+
+struct User: Codable, Sendable {
+    let id: Int
+    let name: String
+}
+
+struct GetAllUsers: RequestType {
+    typealias ResponseType = [User]
+    var data: RequestData { RequestData(path: "/users") }
+}
+
+struct CreateUser: Encodable, Sendable {
+    let name: String
+}
+
+enum ReadmeSamples {
+    static func quickStart() async throws {
+        let dispatcher = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+
+        // async/await
+        let users = try await GetAllUsers().execute(dispatcher: dispatcher)
+
+        // or callbacks, on the main queue unless you pass another
+        GetAllUsers().execute(
+            dispatcher: dispatcher,
+            onSuccess: { users in print(users.count) },
+            onError: { error in print(error.userMessage) }
+        )
+        _ = users
+    }
+
+    static func describing(dispatcher: any NetworkDispatcher) async throws {
+        let search = RequestData.get("/search").query("q", "swift & more").header("X-API-Key", "secret")
+        let create = RequestData.post("/users").body(.json(CreateUser(name: "John")))
+        let upload = RequestData.post("/avatars").body(
+            .multipart([
+                .field("caption", "Me"),
+                .file("image", fileName: "me.png", contentType: "image/png", data: Data()),
+            ]))
+
+        // Ad-hoc, without declaring a type:
+        let user = try await Request<User>(.get("/users/1")).execute(dispatcher: dispatcher)
+        _ = (search, create, upload, user)
+    }
+
+    static func testing() async throws {
+        let fake = InMemoryDispatcher()
+        fake.stub(.get, "/users", response: .json([User(id: 1, name: "Ada")]))
+        fake.stub(.get, "/users/*", responses: [.status(503), .json(User(id: 2, name: "Grace"))])
+
+        let users = try await GetAllUsers().execute(dispatcher: fake)
+        assert(fake.receivedRequests.map(\.path) == ["/users"])
+
+        // Or make it the default for one scope (task-local, safe in parallel tests):
+        try await DefaultDispatcher.withOverride(fake) {
+            _ = try await GetAllUsers().execute()
+        }
+        _ = users
+    }
+
+    static func handlingErrors(dispatcher: any NetworkDispatcher) async {
+        do {
+            _ = try await GetAllUsers().execute(dispatcher: dispatcher)
+        } catch {
+            switch error.code {
+            case .unacceptableStatus where error.statusCode == 404:
+                print("not found")
+            case .timedOut, .transport:
+                print("offline? \(error.userMessage)")
+            case .cancelled:
+                break
+            default:
+                print(error)  // code, request, response, body snippet and cause, for the log
+            }
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Errand
+import Foundation
+import Testing
+
+@Suite struct ReadmeTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The Swift blocks of README.md, except the `Package.swift` snippet.
+    static func readmeBlocks() throws -> [[String]] {
+        let readme = try String(contentsOf: root.appending(path: "README.md"), encoding: .utf8)
+        var blocks: [[String]] = []
+        var current: [String]?
+        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
+            if current == nil, line.hasPrefix("```swift") {
+                current = []
+            } else if line.hasPrefix("```"), let block = current {
+                blocks.append(block)
+                current = nil
+            } else {
+                current?.append(String(line))
+            }
+        }
+        return blocks.filter { !$0.contains("// Package.swift") }
+    }
+
+    /// Lines without indentation or blank lines, so indentation inside functions does not matter.
+    static func normalized(_ lines: [String]) -> [String] {
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    @Test func everySwiftSampleInTheReadmeIsCompiledHere() throws {
+        let samples = try String(
+            contentsOf: Self.root.appending(path: "Tests/ErrandReadmeTests/ReadmeSamples.swift"),
+            encoding: .utf8)
+        let sampleLines = Self.normalized(samples.components(separatedBy: "\n"))
+        let blocks = try Self.readmeBlocks()
+        #expect(blocks.count >= 5)
+        for block in blocks {
+            let lines = Self.normalized(block)
+            let found = (0...(sampleLines.count - lines.count)).contains { start in
+                Array(sampleLines[start..<start + lines.count]) == lines
+            }
+            #expect(
+                found,
+                "README block not found verbatim in ReadmeSamples.swift:\n\(block.joined(separator: "\n"))")
+        }
+    }
+
+    @Test func theTestingSampleRunsAsWritten() async throws {
+        try await ReadmeSamples.testing()
+    }
+
+    @Test func theErrorSampleHandlesAnUnmatchedRequest() async {
+        await ReadmeSamples.handlingErrors(dispatcher: InMemoryDispatcher())
+    }
+}
