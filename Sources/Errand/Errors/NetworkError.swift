@@ -35,6 +35,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     public var response: NetworkResponse?
     /// The error that caused this one, such as a `URLError` or a `DecodingError`.
     public var underlyingError: (any Error)?
+    /// How many times the request was sent; more than 1 when a retry policy tried again.
+    public var attempts: Int = 1
 
     /// Creates an error.
     ///

@@ -1,4 +1,5 @@
 import Synchronization
+import Testing
 
 /// A clock that moves only when a test says so, so delays are tested without sleeping.
 final class ManualClock: Clock {
@@ -67,7 +68,7 @@ final class ManualClock: Clock {
     }
 
     /// Waits (by yielding, not by sleeping) until `count` sleeps are waiting.
-    func waitForSleepers(_ count: Int = 1) async {
-        while sleeperCount < count { await Task.yield() }
+    func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await waitUntil("\(count) sleepers", sourceLocation: sourceLocation) { sleeperCount >= count }
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension HAR {
+    /// The bytes of this archive as a strict, deterministic HAR 1.2 file.
+    ///
+    /// Every field HAR 1.2 requires is written, with defaults where the archive has none
+    /// (`cache: {}`, `-1` for timings that did not apply). Keys follow the order of the HAR
+    /// 1.2 specification, entries keep their recorded order, the text is pretty-printed with
+    /// two-space indents, dates are UTC with millisecond precision (`…T12:00:00.000Z`), and
+    /// bodies are text when they are UTF-8 text and base64 with `"encoding": "base64"`
+    /// otherwise. The same archive always gives the same bytes, and reading them back and
+    /// writing again gives the same bytes once more.
+    ///
+    /// - Parameter redaction: What to hide before writing; ``Redaction/default`` hides
+    ///   credentials and cookies. Pass ``Redaction/none`` to write everything.
+    /// - Returns: The UTF-8 bytes of the file, ending in a newline.
+    /// - Throws: ``HARError`` with ``HARError/Code/unencodableValue`` for a value JSON cannot
+    ///   hold, such as an infinite `time`, naming its path.
+    public func encoded(redaction: Redaction = .default) throws(HARError) -> Data {
+        var redactor = HARRedactor(redaction)
+        return try HARJSONSerializer.serialize(redactor.redact(self).harJSON)
+    }
+
+    /// Writes this archive to a file atomically, as ``encoded(redaction:)`` gives it.
+    ///
+    /// The bytes go to a temporary file in the same folder, which is flushed and then renamed
+    /// over the destination, so a failed or interrupted write leaves any previous file whole.
+    /// Missing folders are created.
+    ///
+    /// - Parameters:
+    ///   - url: Where to write.
+    ///   - redaction: What to hide before writing; credentials and cookies by default.
+    /// - Throws: ``HARError`` with ``HARError/Code/fileUnwritable`` when the file cannot be
+    ///   written, or any error of ``encoded(redaction:)``; the error names the file.
+    public func write(to url: URL, redaction: Redaction = .default) throws(HARError) {
+        let data: Data
+        do {
+            data = try encoded(redaction: redaction)
+        } catch {
+            var located = error
+            located.file = url
+            throw located
+        }
+        try HARFileWriter.write(data, to: url)
+    }
+}
+
+/// Writes a file by way of a temporary file and a rename.
+enum HARFileWriter {
+    /// Writes `data` to `url` atomically.
+    static func write(_ data: Data, to url: URL) throws(HARError) {
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try data.write(to: temporary)
+            let handle = try FileHandle(forWritingTo: temporary)
+            defer { try? handle.close() }
+            try handle.synchronize()
+        } catch let error as CocoaError {
+            try? FileManager.default.removeItem(at: temporary)
+            throw HARError(
+                code: .fileUnwritable, file: url, reason: "the file cannot be written", underlyingError: error
+            )
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            throw HARError(code: .fileUnwritable, file: url, reason: "the file cannot be written (\(error))")
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw HARError(
+                code: .fileUnwritable, file: url,
+                reason: "the new file cannot replace the old one (\(reason))")
+        }
+    }
+}

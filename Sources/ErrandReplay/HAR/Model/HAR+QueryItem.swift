@@ -1,0 +1,161 @@
+import Foundation
+
+extension HAR {
+    /// One query item: a name and a value, percent-decoded.
+    ///
+    /// Used for the HAR `queryString` list, for ``Request/queryItems`` parsed from the URL, and
+    /// for the `application/x-www-form-urlencoded` fields of ``PostData/params``.
+    public struct QueryItem: Sendable, Equatable {
+        /// The item's name, percent-decoded.
+        public var name: String
+        /// The item's value, percent-decoded; empty for an item written without `=`.
+        public var value: String
+        /// A free comment.
+        public var comment: String?
+
+        /// Creates a query item.
+        ///
+        /// - Parameters:
+        ///   - name: The decoded name.
+        ///   - value: The decoded value.
+        ///   - comment: A free comment.
+        public init(name: String, value: String, comment: String? = nil) {
+            self.name = name
+            self.value = value
+            self.comment = comment
+        }
+    }
+}
+
+extension HAR.QueryItem: HARDecodable {
+    private enum CodingKeys: String, CodingKey {
+        case name, value, comment
+    }
+
+    init(harFrom decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.name = try container.decode(String.self, forKey: .name)
+        self.value = try container.decodeIfPresent(String.self, forKey: .value) ?? ""
+        self.comment = container.harLenientString(forKey: .comment)
+    }
+}
+
+extension HAR.QueryItem: HAREncodable {
+    var harJSON: HARJSON {
+        var object = HARJSONObject()
+        object.add("name", .string(name))
+        object.add("value", .string(value))
+        object.add("comment", ifPresent: comment)
+        return object.json
+    }
+}
+
+/// Splitting and decoding of URL query strings, without `URL`, so odd URLs never fail.
+///
+/// `URL(string:)` rejects strings that browsers record happily (spaces, `|`, raw non-ASCII);
+/// this works on the text, so every recorded URL yields its query items.
+enum HARURLQuery {
+    /// The parts of a URL string: everything before `?`, the query, and the fragment.
+    struct Parts {
+        /// The scheme, authority and path: everything before `?` or `#`.
+        var base: Substring
+        /// The text between `?` and `#`, or `nil` when there is no `?`.
+        var query: Substring?
+        /// The text after `#`, or `nil` when there is no `#`.
+        var fragment: Substring?
+    }
+
+    /// Splits a URL string at its first `?` and `#`.
+    static func parts(of url: String) -> Parts {
+        var rest = Substring(url)
+        var fragment: Substring?
+        if let hash = rest.firstIndex(of: "#") {
+            fragment = rest[rest.index(after: hash)...]
+            rest = rest[..<hash]
+        }
+        guard let question = rest.firstIndex(of: "?") else {
+            return Parts(base: rest, query: nil, fragment: fragment)
+        }
+        return Parts(base: rest[..<question], query: rest[rest.index(after: question)...], fragment: fragment)
+    }
+
+    /// The raw `name=value` pieces of a query, split at `&`, empty pieces dropped.
+    static func pieces(of query: Substring) -> [Substring] {
+        query.split(separator: "&", omittingEmptySubsequences: true)
+    }
+
+    /// Splits one raw piece at its first `=` into a raw name and raw value.
+    static func nameAndValue(of piece: Substring) -> (name: Substring, value: Substring?) {
+        guard let equals = piece.firstIndex(of: "=") else { return (piece, nil) }
+        return (piece[..<equals], piece[piece.index(after: equals)...])
+    }
+
+    /// The decoded items of a query string, in order.
+    ///
+    /// - Parameters:
+    ///   - query: The text after `?`.
+    ///   - plusIsSpace: Whether `+` means a space, as in form bodies; URLs keep `+` literal.
+    static func items(in query: Substring, plusIsSpace: Bool) -> [HAR.QueryItem] {
+        pieces(of: query).map { piece in
+            let split = nameAndValue(of: piece)
+            return HAR.QueryItem(
+                name: percentDecoded(split.name, plusIsSpace: plusIsSpace),
+                value: split.value.map { percentDecoded($0, plusIsSpace: plusIsSpace) } ?? ""
+            )
+        }
+    }
+
+    /// Percent-decodes text; a `%` not followed by two hex digits is kept as it is.
+    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
+        guard text.utf8.contains(where: { $0 == 0x25 || (plusIsSpace && $0 == 0x2B) }) else {
+            return String(text)
+        }
+        let bytes = Array(text.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x25, index + 2 < bytes.count,
+                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
+            {
+                output.append(high << 4 | low)
+                index += 3
+            } else {
+                output.append(plusIsSpace && byte == 0x2B ? 0x20 : byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Percent-encodes text for a query value: everything but RFC 3986 unreserved characters.
+    static func percentEncoded(_ text: String) -> String {
+        var output = ""
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                output.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                output += "%" + String(byte >> 4, radix: 16, uppercase: true)
+                output += String(byte & 0x0F, radix: 16, uppercase: true)
+            }
+        }
+        return output
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: true
+        default: false
+        }
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+}
