@@ -17,7 +17,27 @@ struct CreateUser: Encodable, Sendable {
     let name: String
 }
 
+/// Stands in for the app's own refresh call in the README's policy sample.
+func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair {
+    TokenPair(accessToken: "renewed", refreshToken: tokens.refreshToken)
+}
+
 enum ReadmeSamples {
+    static func policies() -> any NetworkDispatcher {
+        let storage = FileTokenStorage(url: URL(fileURLWithPath: "/var/lib/shop/tokens.json"))
+        let api = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .intercepted(by: [
+                UserAgentInterceptor("Shop/2.1"), APIKeyInterceptor("k-123", in: .header("X-API-Key")),
+            ])
+            .authenticating(
+                storage: storage,
+                refresh: { tokens in try await refreshTokens(tokens) },
+                onSessionExpired: { print("signed out") }
+            )
+            .retrying(.default)
+        return api
+    }
+
     static func quickStart() async throws {
         let dispatcher = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
 

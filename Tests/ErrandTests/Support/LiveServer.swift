@@ -12,11 +12,15 @@ enum LiveServer {
     static let httpbin: URL? = environment["ERRAND_HTTPBIN_URL"].flatMap(URL.init(string:))
     /// The fault server in `Tests/Support/fault_server.py`.
     static let fault: URL? = environment["ERRAND_FAULT_URL"].flatMap(URL.init(string:))
+    /// The token server in `Tests/Support/token_server.py`.
+    static let token: URL? = environment["ERRAND_TOKEN_URL"].flatMap(URL.init(string:))
     /// Whether the servers must be there.
     static let isRequired = environment["ERRAND_REQUIRE_LIVE"] == "1"
 
     /// Run live tests when the server is configured, or when it is required (they then fail).
     static var httpbinAvailable: Bool { httpbin != nil || isRequired }
+    /// Run token-server tests when the server is configured, or when it is required (they then fail).
+    static var tokenAvailable: Bool { token != nil || isRequired }
     /// Run fault tests when the server is configured, or when it is required (they then fail).
     static var faultAvailable: Bool { fault != nil || isRequired }
 
@@ -32,5 +36,5 @@ enum LiveServer {
     }
 
     static let skipReason: Testing.Comment =
-        "no ERRAND_HTTPBIN_URL / ERRAND_FAULT_URL: run scripts/test to start the servers"
+        "no ERRAND_HTTPBIN_URL / ERRAND_FAULT_URL / ERRAND_TOKEN_URL: run scripts/test to start the servers"
 }
