@@ -67,7 +67,7 @@ enum Target: Sendable {
 /// One side of a comparison: a name, and a closure that does the work once and returns the figure.
 struct Contender: Sendable {
     let name: String
-    let sample: @Sendable () async throws -> Double
+    let sample: @Sendable () async throws -> Sample
 }
 
 /// A baseline and Errand doing the same work, measured in alternation.
@@ -91,23 +91,35 @@ struct Comparison: Sendable {
             _ = try await baseline.sample()
             _ = try await errand.sample()
         }
-        var baselineSamples: [Double] = []
-        var errandSamples: [Double] = []
-        var ratios: [Double] = []
+        var baselineSamples: [Sample] = []
+        var errandSamples: [Sample] = []
         for _ in 0..<rounds {
-            let a = try await baseline.sample()
-            let b = try await errand.sample()
-            baselineSamples.append(a)
-            errandSamples.append(b)
-            ratios.append(b / a)
+            baselineSamples.append(try await baseline.sample())
+            errandSamples.append(try await errand.sample())
         }
-        let row = ResultRow(
+        var row = ResultRow(
             scenario: scenario, label: label, variant: variant, baselineName: baseline.name,
-            metric: metric, baseline: Stats(baselineSamples), errand: Stats(errandSamples),
-            ratio: Stats(ratios), target: target, rounds: rounds)
+            metric: metric, baseline: Stats(baselineSamples.map(\.value)),
+            errand: Stats(errandSamples.map(\.value)),
+            ratio: Stats(zip(errandSamples, baselineSamples).map { $0.value / $1.value }), target: target,
+            rounds: rounds)
+        let cpu = zip(baselineSamples, errandSamples).compactMap { a, b in
+            a.cpuPerOperation.flatMap { a in b.cpuPerOperation.map { b in (a, b) } }
+        }
+        if cpu.count == rounds {
+            row.cpu = CPUFigures(
+                baseline: Stats(cpu.map(\.0)), errand: Stats(cpu.map(\.1)), ratio: Stats(cpu.map { $1 / $0 }))
+        }
         progress(row.progressLine)
         return row
     }
+}
+
+/// CPU time per operation, in µs, of both sides of a comparison, and Errand's over the baseline's.
+struct CPUFigures: Codable, Sendable {
+    let baseline: Stats
+    let errand: Stats
+    let ratio: Stats
 }
 
 /// One measured line of the report.
@@ -126,6 +138,8 @@ struct ResultRow: Codable, Sendable {
     /// Whether the target is met; `nil` when the row has no target.
     let met: Bool?
     let rounds: Int
+    /// The process's CPU time per operation in the same samples, when they measured it.
+    var cpu: CPUFigures?
     /// Anything more the reader needs, such as the memory retained after the run.
     var note: String?
 
@@ -151,5 +165,9 @@ struct ResultRow: Codable, Sendable {
     var progressLine: String {
         "\(scenario): \(label), \(variant): \(Format.figure(baseline.median, metric)) → "
             + "\(Format.figure(errand.median, metric)) \(metric.unit), ratio \(Format.ratio(ratio.median))"
+            + (cpu.map {
+                "; CPU µs/op \(Format.figure($0.baseline.median, .time)) → "
+                    + "\(Format.figure($0.errand.median, .time)), ratio \(Format.ratio($0.ratio.median))"
+            } ?? "")
     }
 }

@@ -30,8 +30,9 @@ struct ErrandBenchmarks {
             return
         }
         let context = BenchmarkContext(quick: options.quick, payloads: payloads, serverURL: try serverURL())
-        if let child = options.memoryChild {
-            try await MemoryWorkload.runChild(kind: child.workload, count: child.count, context: context)
+        if let workload = options.workload {
+            try await SoloWorkload.runAlone(
+                kind: workload.kind, count: workload.count, payload: workload.payload, context: context)
             return
         }
 

@@ -55,6 +55,25 @@ struct Report: Codable, Sendable {
                 ])
             }
             lines += Self.markdown(table)
+            let cpuRows = scenarioRows.filter { $0.cpu != nil }
+            if !cpuRows.isEmpty {
+                lines.append("")
+                lines.append(
+                    "CPU time per operation in the same samples (µs; every thread of the benchmark process, "
+                        + "nginx not included). Other load on the machine stretches wall time but barely "
+                        + "moves this.")
+                lines.append("")
+                var cpuTable = [["case", "Errand", "baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]]
+                for row in cpuRows {
+                    guard let cpu = row.cpu else { continue }
+                    cpuTable.append([
+                        row.label, row.variant, Format.stats(cpu.baseline, .time),
+                        Format.stats(cpu.errand, .time),
+                        Format.ratio(cpu.ratio.median),
+                    ])
+                }
+                lines += Self.markdown(cpuTable)
+            }
             let notes = scenarioRows.compactMap { row in row.note.map { "- \(row.label): \($0)" } }
             if !notes.isEmpty {
                 lines.append("")

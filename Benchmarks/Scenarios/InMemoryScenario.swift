@@ -30,34 +30,30 @@ struct InMemoryScenario: Scenario {
 
         let decodeOnly = Contender(name: "JSONDecoder") {
             let decoder = JSONDecoder()
-            let clock = ContinuousClock()
-            let start = clock.now
+            let stopwatch = Stopwatch()
             var sum = 0
             for _ in 0..<operations { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
-            return try Self.microseconds(start.duration(to: clock.now), operations, sum, expected)
+            return try Self.sample(stopwatch, operations, sum, expected)
         }
         let callback = Contender(name: "execute (callback)") {
             let dispatcher = Self.dispatcher(serving: bytes, at: Payload.path)
             let request = GetPayload<Payload>()
             let tally = Tally()
-            let clock = ContinuousClock()
-            let start = clock.now
+            let stopwatch = Stopwatch()
             for _ in 0..<operations {
                 request.execute(
                     dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
                     onError: { tally.fail($0) })
             }
-            let elapsed = start.duration(to: clock.now)
-            return try Self.microseconds(elapsed, operations, try tally.sum(), expected)
+            return try Self.sample(stopwatch, operations, try tally.sum(), expected)
         }
         let async = Contender(name: "execute (async)") {
             let dispatcher = Self.dispatcher(serving: bytes, at: Payload.path)
             let request = GetPayload<Payload>()
-            let clock = ContinuousClock()
-            let start = clock.now
+            let stopwatch = Stopwatch()
             var sum = 0
             for _ in 0..<operations { sum &+= try await request.execute(dispatcher: dispatcher).checksum }
-            return try Self.microseconds(start.duration(to: clock.now), operations, sum, expected)
+            return try Self.sample(stopwatch, operations, sum, expected)
         }
 
         var rows: [ResultRow] = []
@@ -77,13 +73,16 @@ struct InMemoryScenario: Scenario {
         return dispatcher
     }
 
-    private static func microseconds(_ elapsed: Duration, _ operations: Int, _ sum: Int, _ expected: Int)
-        throws -> Double
+    /// Wall and CPU µs per operation, once the decoded values are checked.
+    private static func sample(_ stopwatch: Stopwatch, _ operations: Int, _ sum: Int, _ expected: Int)
+        throws -> Sample
     {
+        let wall = stopwatch.elapsed.seconds * 1e6 / Double(operations)
+        let cpu = stopwatch.cpuMicroseconds(per: operations)
         guard sum == expected else {
             throw BenchmarkError("the decoded values add up to \(sum), not \(expected)")
         }
-        return elapsed.seconds * 1e6 / Double(operations)
+        return Sample(value: wall, cpuPerOperation: cpu)
     }
 }
 

@@ -4,7 +4,7 @@ import Synchronization
 
 /// How much the peak resident memory grows over many requests, Errand beside the baseline.
 ///
-/// Every sample runs in a fresh child process (this executable with `--memory-child`), which
+/// Every sample runs in a fresh child process (this executable with `--workload`), which
 /// sets up, warms up with a few operations, resets its peak (`/proc/self/clear_refs`), does the
 /// operations, and reports `VmRSS` before and `VmHWM` and `VmRSS` after. The growth is the peak
 /// after minus the resident set before. In-memory executes are compared with `JSONDecoder`
@@ -41,7 +41,7 @@ struct MemoryScenario: Scenario {
         for count in counts {
             outcome.rows.append(
                 try await compare(
-                    label: "\(Format.grouped(count)) requests · \(MemoryWorkload.inFlight) in flight",
+                    label: "\(Format.grouped(count)) requests · \(SoloWorkload.inFlight) in flight",
                     baseline: ("URLSession + JSONDecoder", .rawURLSession),
                     errand: ("execute (callback)", .errandURLSession), count: count, rounds: rounds,
                     context: context))
@@ -50,16 +50,16 @@ struct MemoryScenario: Scenario {
     }
 
     private func compare(
-        label: String, baseline: (name: String, workload: MemoryWorkload.Kind),
-        errand: (name: String, workload: MemoryWorkload.Kind), count: Int, rounds: Int,
+        label: String, baseline: (name: String, workload: SoloWorkload.Kind),
+        errand: (name: String, workload: SoloWorkload.Kind), count: Int, rounds: Int,
         context: BenchmarkContext
     ) async throws -> ResultRow {
-        let reports = Mutex<[MemoryWorkload.Kind: [MemoryReport]]>([:])
-        func contender(_ name: String, _ workload: MemoryWorkload.Kind) -> Contender {
+        let reports = Mutex<[SoloWorkload.Kind: [MemoryReport]]>([:])
+        func contender(_ name: String, _ workload: SoloWorkload.Kind) -> Contender {
             Contender(name: name) {
                 let report = try MemoryReport.measureInChildProcess(workload, count: count)
                 reports.withLock { $0[workload, default: []].append(report) }
-                return report.peakGrowthMiB
+                return Sample(value: report.peakGrowthMiB)
             }
         }
         var row = try await Comparison(
@@ -68,7 +68,7 @@ struct MemoryScenario: Scenario {
             errand: contender(errand.name, errand.workload)
         ).measure(rounds: rounds, warmUp: false, scenario: name, progress: context.log)
         let collected = reports.withLock { $0 }
-        func retained(_ workload: MemoryWorkload.Kind) -> String {
+        func retained(_ workload: SoloWorkload.Kind) -> String {
             Format.number(Stats(collected[workload, default: []].map(\.retainedMiB)).median, digits: 1)
         }
         row.note =
@@ -93,10 +93,10 @@ struct MemoryReport: Codable, Sendable {
     var retainedMiB: Double { Double(residentAfter - residentBefore) / 1_024 }
 
     /// Runs `workload` `count` times in a child process and returns its report.
-    static func measureInChildProcess(_ workload: MemoryWorkload.Kind, count: Int) throws -> MemoryReport {
+    static func measureInChildProcess(_ workload: SoloWorkload.Kind, count: Int) throws -> MemoryReport {
         let process = Process()
         process.executableURL = try ownExecutable()
-        process.arguments = ["--memory-child", workload.rawValue, String(count)]
+        process.arguments = ["--workload", workload.rawValue, String(count)]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -118,95 +118,5 @@ struct MemoryReport: Codable, Sendable {
             throw BenchmarkError("cannot find this executable to start a memory child")
         }
         return url
-    }
-}
-
-/// The work a memory child process does, set up once and then run any number of times.
-final class MemoryWorkload: Sendable {
-    enum Kind: String, Sendable, CaseIterable {
-        case decode
-        case inMemory = "in-memory"
-        case rawURLSession = "urlsession-raw"
-        case errandURLSession = "urlsession-errand"
-    }
-
-    static let inFlight = 8
-    /// Operations run before the peak is reset, so set-up costs (connections, caches) are paid.
-    static let warmUpCount = 200
-
-    private let perform: @Sendable (Int) async throws -> Void
-
-    init(_ kind: Kind, context: BenchmarkContext) throws {
-        let bytes = context.payloads.small
-        let each = try context.payloads.checksum(of: User.self)
-        switch kind {
-        case .decode:
-            let decoder = JSONDecoder()
-            perform = { count in
-                var sum = 0
-                for _ in 0..<count { sum &+= try decoder.decode(User.self, from: bytes).checksum }
-                try Self.check(sum, each * count)
-            }
-        case .inMemory:
-            let dispatcher = InMemoryScenario.dispatcher(serving: bytes, at: User.path)
-            perform = { count in
-                let tally = Tally()
-                for _ in 0..<count {
-                    GetPayload<User>().execute(
-                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
-                        onError: { tally.fail($0) })
-                }
-                try Self.check(try tally.sum(), each * count)
-            }
-        case .rawURLSession, .errandURLSession:
-            guard let serverURL = context.serverURL else {
-                throw BenchmarkError(context.serverUnavailableReason ?? "no server")
-            }
-            if kind == .rawURLSession {
-                let raw = RawClient(baseURL: serverURL)
-                let url = raw.url(of: User.self)
-                perform = { count in
-                    let run = try await InFlight.run(total: count, inFlight: Self.inFlight) { done in
-                        raw.fetch(User.self, from: url, done: done)
-                    }
-                    try Self.check(run.checksum, each * count)
-                }
-            } else {
-                let dispatcher = URLSessionDispatcher(baseURL: serverURL)
-                perform = { count in
-                    let run = try await InFlight.run(total: count, inFlight: Self.inFlight) { done in
-                        GetPayload<User>().execute(
-                            dispatcher: dispatcher, callbackQueue: nil,
-                            onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
-                    }
-                    try Self.check(run.checksum, each * count)
-                }
-            }
-        }
-    }
-
-    /// The child process's whole life: set up, warm up, reset the peak, work, report on stdout.
-    static func runChild(kind name: String, count: Int, context: BenchmarkContext) async throws {
-        guard let kind = Kind(rawValue: name) else {
-            throw BenchmarkError(
-                "no memory workload \"\(name)\"; known: \(Kind.allCases.map(\.rawValue).joined(separator: ", "))"
-            )
-        }
-        let workload = try MemoryWorkload(kind, context: context)
-        try await workload.perform(warmUpCount)
-        let before = try ProcessMemory.read()
-        let reset = ProcessMemory.resetPeak()
-        try await workload.perform(count)
-        let after = try ProcessMemory.read()
-        let report = MemoryReport(
-            residentBefore: before.resident, peakAfter: max(after.peak, after.resident),
-            residentAfter: after.resident, peakWasReset: reset)
-        FileHandle.standardOutput.write(try JSONEncoder().encode(report))
-    }
-
-    private static func check(_ sum: Int, _ expected: Int) throws {
-        guard sum == expected else {
-            throw BenchmarkError("the decoded values add up to \(sum), not \(expected)")
-        }
     }
 }

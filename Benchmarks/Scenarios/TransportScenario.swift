@@ -42,24 +42,27 @@ struct TransportScenario: Scenario {
         let request = GetPayload<Payload>()
 
         let baseline = Contender(name: "URLSession + JSONDecoder") {
+            let stopwatch = Stopwatch()
             let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
                 raw.fetch(Payload.self, from: url, done: done)
             }
-            return try Self.throughput(run, total: total, expected: expected)
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
         let callback = Contender(name: "execute (callback)") {
+            let stopwatch = Stopwatch()
             let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
                 request.execute(
                     dispatcher: dispatcher, callbackQueue: nil,
                     onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
             }
-            return try Self.throughput(run, total: total, expected: expected)
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
         let async = Contender(name: "execute (async)") {
+            let stopwatch = Stopwatch()
             let run = try await InFlight.run(total: total, inFlight: inFlight) {
                 try await request.execute(dispatcher: dispatcher).checksum
             }
-            return try Self.throughput(run, total: total, expected: expected)
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
 
         let label = "\(Payload.label) · \(inFlight) in flight"
@@ -74,11 +77,15 @@ struct TransportScenario: Scenario {
         return rows
     }
 
-    private static func throughput(_ run: InFlight.Run, total: Int, expected: Int) throws -> Double {
+    /// Requests per second, and CPU time per request, of a run whose answers are checked.
+    private static func sample(_ run: InFlight.Run, _ stopwatch: Stopwatch, total: Int, expected: Int)
+        throws -> Sample
+    {
+        let cpu = stopwatch.cpuMicroseconds(per: total)
         guard run.checksum == expected else {
             throw BenchmarkError("the decoded answers add up to \(run.checksum), not \(expected)")
         }
-        return run.throughput(of: total)
+        return Sample(value: run.throughput(of: total), cpuPerOperation: cpu)
     }
 
     /// Fails unless the server serves byte for byte the payloads this process generated.
