@@ -61,7 +61,7 @@ struct BenchmarkContext: Sendable {
     let serverURL: URL?
 
     /// The number of A/B rounds for each comparison.
-    var rounds: Int { quick ? 2 : 5 }
+    var rounds: Int { quick ? 2 : 7 }
 
     /// `full` normally, `quick` under `--quick`.
     func scaled(_ full: Int, quick: Int) -> Int {

@@ -36,7 +36,7 @@ struct TransportScenario: Scenario {
         _ type: Payload.Type, inFlight: Int, raw: RawClient, dispatcher: URLSessionDispatcher,
         context: BenchmarkContext
     ) async throws -> [ResultRow] {
-        let total = context.scaled(type == User.self ? 1_000 : 600, quick: 40)
+        let total = context.scaled(type == User.self ? 600 : 300, quick: 40)
         let expected = try context.payloads.checksum(of: type) * total
         let url = raw.url(of: type)
         let request = GetPayload<Payload>()
