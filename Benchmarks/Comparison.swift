@@ -103,12 +103,17 @@ struct Comparison: Sendable {
             errand: Stats(errandSamples.map(\.value)),
             ratio: Stats(zip(errandSamples, baselineSamples).map { $0.value / $1.value }), target: target,
             rounds: rounds)
-        let cpu = zip(baselineSamples, errandSamples).compactMap { a, b in
-            a.cpuPerOperation.flatMap { a in b.cpuPerOperation.map { b in (a, b) } }
+        let cpu = zip(baselineSamples, errandSamples).compactMap {
+            pair -> (baseline: Double, errand: Double)? in
+            guard let baseline = pair.0.cpuPerOperation, let errand = pair.1.cpuPerOperation else {
+                return nil
+            }
+            return (baseline, errand)
         }
         if cpu.count == rounds {
             row.cpu = CPUFigures(
-                baseline: Stats(cpu.map(\.0)), errand: Stats(cpu.map(\.1)), ratio: Stats(cpu.map { $1 / $0 }))
+                baseline: Stats(cpu.map(\.baseline)), errand: Stats(cpu.map(\.errand)),
+                ratio: Stats(cpu.map { $0.errand / $0.baseline }))
         }
         progress(row.progressLine)
         return row
