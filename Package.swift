@@ -23,6 +23,7 @@ let package = Package(
         ),
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
+        .executableTarget(name: "ErrandBenchmarks", dependencies: ["Errand"], path: "Benchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )

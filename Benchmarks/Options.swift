@@ -1,0 +1,66 @@
+/// The command line.
+struct Options: Sendable {
+    static let usage = """
+        usage: ErrandBenchmarks [--quick] [--only <scenario>[,<scenario>…]] [--json <path>]
+               ErrandBenchmarks --list
+               ErrandBenchmarks --write-payloads <directory>
+               ErrandBenchmarks --workload <kind> <count> [--payload small|medium]
+
+          --quick             every scenario, briefly (for CI; the figures are not meaningful)
+          --only <names>      only these scenarios (see --list)
+          --json <path>       also write the figures, with the machine, Swift version and commit
+          --list              list the scenarios and exit
+          --write-payloads    write user.json and products.json, the payloads a server must serve
+          --workload <kind> <count> [--payload small|medium]
+                              run one side alone, print its memory report as JSON (for the memory
+                              scenario and for profilers); kinds: decode, in-memory, urlsession-raw,
+                              urlsession-errand
+
+        Scenarios that need a server read its base URL from ERRAND_BENCH_URL (scripts/bench
+        starts nginx and sets it); without it they are skipped and the report says so.
+        """
+
+    var quick = false
+    var only: [String]?
+    var jsonPath: String?
+    var list = false
+    var help = false
+    var payloadDirectory: String?
+    /// One workload alone (for the memory scenario's child processes, and for profiling).
+    var workload: (kind: String, count: Int, payload: String)?
+
+    static func parse(_ arguments: [String]) throws -> Options {
+        var options = Options()
+        var remaining = arguments[...]
+        func value(for flag: String) throws -> String {
+            guard let value = remaining.popFirst(), !value.hasPrefix("--") else {
+                throw BenchmarkError("\(flag) needs a value\n\n\(usage)")
+            }
+            return value
+        }
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick": options.quick = true
+            case "--only":
+                let names = try value(for: argument).split(separator: ",").map(String.init)
+                options.only = (options.only ?? []) + names
+            case "--json": options.jsonPath = try value(for: argument)
+            case "--list": options.list = true
+            case "--help", "-h": options.help = true
+            case "--write-payloads": options.payloadDirectory = try value(for: argument)
+            case "--workload":
+                let kind = try value(for: argument)
+                guard let count = Int(try value(for: argument)), count > 0 else {
+                    throw BenchmarkError("--workload needs a kind and a count\n\n\(usage)")
+                }
+                options.workload = (kind, count, "small")
+            case "--payload":
+                guard options.workload != nil else { throw BenchmarkError("--payload goes after --workload") }
+                options.workload?.payload = try value(for: argument)
+            default:
+                throw BenchmarkError("unknown argument \"\(argument)\"\n\n\(usage)")
+            }
+        }
+        return options
+    }
+}

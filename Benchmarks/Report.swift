@@ -1,0 +1,171 @@
+import Foundation
+
+/// Everything one run measured, with the machine it ran on.
+struct Report: Codable, Sendable {
+    struct Machine: Codable, Sendable {
+        let cores: Int
+        let memoryGiB: Double
+        let operatingSystem: String
+        let swiftVersion: String
+        let commit: String
+    }
+
+    struct Skip: Codable, Sendable {
+        let scenario: String
+        let reason: String
+    }
+
+    let date: String
+    let quick: Bool
+    let command: String
+    let machine: Machine
+    let server: String?
+    var rows: [ResultRow] = []
+    var skipped: [Skip] = []
+    var notYetBuilt: [Skip] = []
+
+    /// The report as Markdown tables, one per scenario, for standard output and the README.
+    func table(summaries: [String: String]) -> String {
+        var lines: [String] = []
+        lines.append(
+            "Errand benchmarks · \(machine.cores) cores · \(machine.swiftVersion) · commit \(machine.commit)"
+                + (quick ? " · QUICK (figures not meaningful)" : ""))
+        var scenarios: [String] = []
+        for row in rows where !scenarios.contains(row.scenario) { scenarios.append(row.scenario) }
+        for scenario in scenarios {
+            let scenarioRows = rows.filter { $0.scenario == scenario }
+            lines.append("")
+            lines.append("### \(scenario): \(summaries[scenario] ?? "")")
+            lines.append("")
+            let rounds = Set(scenarioRows.map(\.rounds)).sorted().map(String.init).joined(separator: "/")
+            lines.append(
+                "Median of \(rounds) round\(rounds == "1" ? "" : "s") (min–max), baseline and Errand "
+                    + "alternating. Ratio: Errand ÷ baseline in each round, then the median.")
+            lines.append("")
+            let unit = scenarioRows.first?.unit ?? ""
+            let comparing = scenarioRows.first?.metric == .memory ? "Errand − baseline" : "ratio"
+            var table = [
+                ["case", "baseline", "Errand", "baseline \(unit)", "Errand \(unit)", comparing, "target", ""]
+            ]
+            for row in scenarioRows {
+                table.append([
+                    row.label, row.baselineName, row.variant, Format.stats(row.baseline, row.metric),
+                    Format.stats(row.errand, row.metric), Self.comparison(row), row.target ?? "",
+                    row.met.map { $0 ? "met" : "MISSED" } ?? "",
+                ])
+            }
+            lines += Self.markdown(table)
+            let cpuRows = scenarioRows.filter { $0.cpu != nil }
+            if !cpuRows.isEmpty {
+                lines.append("")
+                lines.append(
+                    "CPU time per operation in the same samples (µs; every thread of the benchmark process, "
+                        + "nginx not included). Other load on the machine stretches wall time but barely "
+                        + "moves this.")
+                lines.append("")
+                var cpuTable = [["case", "Errand", "baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]]
+                for row in cpuRows {
+                    guard let cpu = row.cpu else { continue }
+                    cpuTable.append([
+                        row.label, row.variant, Format.stats(cpu.baseline, .time),
+                        Format.stats(cpu.errand, .time),
+                        Format.ratio(cpu.ratio.median),
+                    ])
+                }
+                lines += Self.markdown(cpuTable)
+            }
+            let notes = scenarioRows.compactMap { row in row.note.map { "- \(row.label): \($0)" } }
+            if !notes.isEmpty {
+                lines.append("")
+                lines += notes
+            }
+        }
+        if !skipped.isEmpty {
+            lines.append("")
+            lines.append("Skipped:")
+            lines += skipped.map { "- \($0.scenario): \($0.reason)" }
+        }
+        if !notYetBuilt.isEmpty {
+            lines.append("")
+            lines.append(
+                "Not built yet: "
+                    + notYetBuilt.map { "\($0.scenario) (waits for \($0.reason))" }.joined(separator: "; "))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The ratio, or for memory the difference of the medians, which stays readable near zero.
+    private static func comparison(_ row: ResultRow) -> String {
+        guard row.metric == .memory else { return Format.ratio(row.ratio.median) }
+        let difference = row.errand.median - row.baseline.median
+        return (difference >= 0 ? "+" : "") + Format.number(difference, digits: 1) + " MiB"
+    }
+
+    /// A Markdown table with padded columns; the first row is the header.
+    private static func markdown(_ table: [[String]]) -> [String] {
+        let widths = (0..<(table.first?.count ?? 0)).map { column in
+            table.map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            "| "
+                + zip(cells, widths).map { cell, width in
+                    cell + String(repeating: " ", count: width - cell.count)
+                }.joined(separator: " | ") + " |"
+        }
+        var lines = [line(table[0])]
+        lines.append("|" + widths.map { String(repeating: "-", count: $0 + 2) }.joined(separator: "|") + "|")
+        lines += table.dropFirst().map(line)
+        return lines
+    }
+
+    /// Writes the report as JSON.
+    func writeJSON(to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(self).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+extension Report.Machine {
+    /// This machine, this toolchain and this checkout.
+    static func current() -> Report.Machine {
+        let info = ProcessInfo.processInfo
+        let environment = info.environment
+        let swiftVersion =
+            environment["ERRAND_BENCH_SWIFT_VERSION"]
+            ?? firstLine(of: ["swift", "--version"]) ?? "unknown Swift version"
+        var commit = firstLine(of: ["git", "rev-parse", "--short=12", "HEAD"]) ?? "unknown"
+        if let status = output(of: ["git", "status", "--porcelain", "--untracked-files=no"]), !status.isEmpty
+        {
+            commit += " (with uncommitted changes)"
+        }
+        return Report.Machine(
+            cores: info.activeProcessorCount,
+            memoryGiB: (Double(info.physicalMemory) / 1_073_741_824 * 10).rounded() / 10,
+            operatingSystem: info.operatingSystemVersionString,
+            swiftVersion: swiftVersion, commit: commit)
+    }
+
+    private static func firstLine(of command: [String]) -> String? {
+        output(of: command)?.split(separator: "\n").first.map(String.init)
+    }
+
+    /// The standard output of a command found on the `PATH`, or `nil` when it fails.
+    private static func output(of command: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            return nil
+        }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

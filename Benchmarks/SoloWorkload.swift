@@ -1,0 +1,116 @@
+import Errand
+import Foundation
+
+/// One side of a comparison run alone in a process of its own: `--workload <kind> <count>`.
+///
+/// The memory scenario starts one such process per sample; a profiler can run one too, for
+/// example `valgrind --tool=callgrind ErrandBenchmarks --workload in-memory 2000`, and compare
+/// the instruction counts of a baseline kind and its Errand kind.
+final class SoloWorkload: Sendable {
+    enum Kind: String, Sendable, CaseIterable {
+        /// `JSONDecoder` alone.
+        case decode
+        /// Callback `execute` on an `InMemoryDispatcher`.
+        case inMemory = "in-memory"
+        /// Raw `URLSession` + `JSONDecoder`, 8 in flight.
+        case rawURLSession = "urlsession-raw"
+        /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
+        case errandURLSession = "urlsession-errand"
+    }
+
+    static let inFlight = 8
+    /// Operations run before the peak is reset, so set-up costs (connections, caches) are paid.
+    static let warmUpCount = 200
+
+    private let perform: @Sendable (Int) async throws -> Void
+
+    private init(perform: @escaping @Sendable (Int) async throws -> Void) {
+        self.perform = perform
+    }
+
+    /// The workload `kind` on `Payload`, set up and ready to run.
+    static func make<Payload: BenchmarkPayload>(
+        _ kind: Kind, _ type: Payload.Type, context: BenchmarkContext
+    ) throws -> SoloWorkload {
+        let bytes = context.payloads.bytes(for: type)
+        let each = try context.payloads.checksum(of: type)
+        let request = GetPayload<Payload>()
+        switch kind {
+        case .decode:
+            let decoder = JSONDecoder()
+            return SoloWorkload { count in
+                var sum = 0
+                for _ in 0..<count { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
+                try check(sum, each * count)
+            }
+        case .inMemory:
+            let dispatcher = InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
+            return SoloWorkload { count in
+                let tally = Tally()
+                for _ in 0..<count {
+                    request.execute(
+                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
+                        onError: { tally.fail($0) })
+                }
+                try check(try tally.sum(), each * count)
+            }
+        case .rawURLSession:
+            let raw = RawClient(baseURL: try serverURL(context))
+            let url = raw.url(of: type)
+            return SoloWorkload { count in
+                let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
+                    raw.fetch(Payload.self, from: url, done: done)
+                }
+                try check(run.checksum, each * count)
+            }
+        case .errandURLSession:
+            let dispatcher = URLSessionDispatcher(baseURL: try serverURL(context))
+            return SoloWorkload { count in
+                let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
+                    request.execute(
+                        dispatcher: dispatcher, callbackQueue: nil,
+                        onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
+                }
+                try check(run.checksum, each * count)
+            }
+        }
+    }
+
+    /// The process's whole life: set up, warm up, reset the peak, work, report on stdout as JSON.
+    static func runAlone(kind name: String, count: Int, payload: String, context: BenchmarkContext)
+        async throws
+    {
+        guard let kind = Kind(rawValue: name) else {
+            throw BenchmarkError(
+                "no workload \"\(name)\"; known: \(Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let workload: SoloWorkload
+        switch payload {
+        case "small": workload = try make(kind, User.self, context: context)
+        case "medium": workload = try make(kind, ProductList.self, context: context)
+        default: throw BenchmarkError("the payload is small or medium, not \"\(payload)\"")
+        }
+        try await workload.perform(warmUpCount)
+        let before = try ProcessMemory.read()
+        let reset = ProcessMemory.resetPeak()
+        try await workload.perform(count)
+        let after = try ProcessMemory.read()
+        let report = MemoryReport(
+            residentBefore: before.resident, peakAfter: max(after.peak, after.resident),
+            residentAfter: after.resident, peakWasReset: reset)
+        FileHandle.standardOutput.write(try JSONEncoder().encode(report))
+    }
+
+    private static func serverURL(_ context: BenchmarkContext) throws -> URL {
+        guard let url = context.serverURL else {
+            throw BenchmarkError(context.serverUnavailableReason ?? "no server")
+        }
+        return url
+    }
+
+    private static func check(_ sum: Int, _ expected: Int) throws {
+        guard sum == expected else {
+            throw BenchmarkError("the decoded values add up to \(sum), not \(expected)")
+        }
+    }
+}

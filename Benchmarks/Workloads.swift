@@ -1,0 +1,76 @@
+import Errand
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The Errand request for a payload, written as an app would write it.
+struct GetPayload<Payload: BenchmarkPayload>: RequestType {
+    typealias ResponseType = Payload
+
+    var data: RequestData { RequestData(path: Payload.path) }
+}
+
+/// The baseline: what an app writes with no library, a `URLSession` data task and a `JSONDecoder`.
+///
+/// Its session is configured as `URLSessionDispatcher`'s own (ephemeral, no URL cache), and it
+/// sends the same `Accept` header, so both put the same bytes on the wire.
+final class RawClient: Sendable {
+    private let session: URLSession
+    private let decoder = JSONDecoder()
+    private let baseURL: URL
+
+    init(baseURL: URL) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+        self.baseURL = baseURL
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// The URL of a payload on the server.
+    func url<Payload: BenchmarkPayload>(of type: Payload.Type) -> URL {
+        baseURL.appending(path: Payload.fileName)
+    }
+
+    /// Fetches the payload at `url`, decodes it, and reports its checksum.
+    func fetch<Payload: BenchmarkPayload>(
+        _ type: Payload.Type, from url: URL, done: @escaping @Sendable (Result<Int, any Error>) -> Void
+    ) {
+        var request = URLRequest(url: url)
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let decoder = decoder
+        session.dataTask(with: request) { data, response, error in
+            if let error {
+                done(.failure(error))
+                return
+            }
+            guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status),
+                let data
+            else {
+                done(.failure(BenchmarkError("\(url) did not answer 2xx with a body")))
+                return
+            }
+            do {
+                done(.success(try decoder.decode(Payload.self, from: data).checksum))
+            } catch {
+                done(.failure(error))
+            }
+        }
+        .resume()
+    }
+
+    /// The raw bytes at `url`, to check the server serves what the benchmark generated.
+    func bytes(at url: URL) async throws -> Data {
+        let (data, response) = try await session.data(from: url)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else {
+            throw BenchmarkError("\(url) did not answer 200")
+        }
+        return data
+    }
+}
