@@ -110,6 +110,13 @@ import Testing
         #expect(dispatcher.receivedRequests.isEmpty)
     }
 
+    @Test func canRunWithoutKeepingAHistory() async throws {
+        let dispatcher = InMemoryDispatcher(recordsRequests: false)
+        dispatcher.stub(.get, "/users", response: .json([User(id: 1, name: "Ada")]))
+        for _ in 0..<3 { _ = try await GetAllUsers().execute(dispatcher: dispatcher) }
+        #expect(dispatcher.receivedRequests.isEmpty)
+    }
+
     @Test func anUnmatchedRequestShowsTheRequestAndTheNearestStubs() async {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/products", response: .status(200))

@@ -11,7 +11,7 @@ final class DelayedDelivery: Cancellable {
 
     /// Waits `delay` on `clock`, then delivers, unless cancelled first.
     static func start(
-        after delay: Duration, on clock: any Clock<Duration>, request: RequestData,
+        after delay: Duration, on clock: any Clock<Duration>,
         deliver: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void
     ) -> DelayedDelivery {
         let delivery = DelayedDelivery(deliver: deliver, onCancel: onCancel)

@@ -79,6 +79,9 @@ extension InMemoryDispatcher {
             return copy
         }
 
+        /// The base that relative request paths resolve against in a stubbed response's `url`.
+        private static let baseURL = URL(string: "memory://stub")
+
         /// Delivers the response, or the failure, for `request`.
         func deliver(
             for request: RequestData, onSuccess: @Sendable (NetworkResponse) -> Void,
@@ -86,7 +89,7 @@ extension InMemoryDispatcher {
         ) {
             switch outcome {
             case .response(let status, let headers, let body):
-                let url = try? request.url(relativeTo: URL(string: "memory://stub"))
+                let url = try? request.url(relativeTo: Self.baseURL)
                 onSuccess(
                     NetworkResponse(
                         statusCode: status, headers: headers, body: body, url: url, request: request))

@@ -46,14 +46,23 @@ extension InMemoryDispatcher {
         public var description: String {
             "\(method) \(path)" + (matcher == nil ? "" : " (with a matcher)")
         }
+    }
+}
 
-        /// The stub's path split into segments and required query items.
-        var target: StubTarget { StubTarget(path: path) }
+/// A stub as the dispatcher keeps it: its path parsed once, and how many responses it served.
+struct StubEntry {
+    let stub: InMemoryDispatcher.Stub
+    let target: StubTarget
+    var served = 0
 
-        /// Whether the stub answers `request`, whose path and query are `requestTarget`.
-        func matches(_ requestTarget: StubTarget, _ request: RequestData) -> Bool {
-            method == request.method && target.accepts(requestTarget) && (matcher?(request) ?? true)
-        }
+    init(stub: InMemoryDispatcher.Stub) {
+        self.stub = stub
+        self.target = StubTarget(path: stub.path)
+    }
+
+    /// Whether the stub answers `request`, whose path and query are `requestTarget`.
+    func matches(_ requestTarget: StubTarget, _ request: RequestData) -> Bool {
+        stub.method == request.method && target.accepts(requestTarget) && (stub.matcher?(request) ?? true)
     }
 }
 

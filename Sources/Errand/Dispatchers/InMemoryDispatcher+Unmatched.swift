@@ -1,11 +1,11 @@
 /// Explains a request that no stub matched: the request, and the nearest stubs with what differs.
 enum UnmatchedReport {
     static func error(
-        for request: RequestData, target: StubTarget, stubs: [InMemoryDispatcher.Stub]
+        for request: RequestData, target: StubTarget, stubs: [StubEntry]
     ) -> NetworkError {
         var lines = ["No stub matches \(request) (the dispatcher has \(stubs.count) stubs)."]
         let ranked = stubs.reversed()
-            .map { stub in (stub: stub, difference: difference(stub, request, target)) }
+            .map { entry in (stub: entry.stub, difference: difference(entry, request, target)) }
             .sorted { $0.difference.distance < $1.difference.distance }
             .prefix(3)
         if !ranked.isEmpty {
@@ -22,9 +22,10 @@ enum UnmatchedReport {
 
     /// How far a stub is from the request, and a sentence that says where they differ.
     private static func difference(
-        _ stub: InMemoryDispatcher.Stub, _ request: RequestData, _ target: StubTarget
+        _ entry: StubEntry, _ request: RequestData, _ target: StubTarget
     ) -> (distance: Int, reason: String) {
-        let stubTarget = stub.target
+        let stub = entry.stub
+        let stubTarget = entry.target
         var reasons: [String] = []
         var distance = 0
         if stub.method != request.method {

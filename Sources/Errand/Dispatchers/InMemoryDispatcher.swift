@@ -20,14 +20,14 @@ import Synchronization
 /// the injected clock, so tests control time instead of sleeping. Thread-safe.
 public final class InMemoryDispatcher: NetworkDispatcher {
     private struct State {
-        var stubs: [Stub] = []
-        var served: [Int] = []
+        var stubs: [StubEntry] = []
         var received: [RequestData] = []
     }
 
     private let state = Mutex(State())
     private let clock: any Clock<Duration>
     private let latency: Duration
+    private let recordsRequests: Bool
 
     /// Creates a dispatcher.
     ///
@@ -35,19 +35,22 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     ///   - stubs: The stubs to start with; later ones win over earlier ones.
     ///   - latency: A delay added before every response, waited on `clock`.
     ///   - clock: The clock that delays wait on; inject a manual clock in tests.
-    public init(stubs: [Stub] = [], latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock())
-    {
+    ///   - recordsRequests: Whether to keep every request in ``receivedRequests``; turn it off
+    ///     for long runs (demos, benchmarks) where the history would only grow.
+    public init(
+        stubs: [Stub] = [], latency: Duration = .zero, clock: any Clock<Duration> = ContinuousClock(),
+        recordsRequests: Bool = true
+    ) {
         self.clock = clock
         self.latency = latency
+        self.recordsRequests = recordsRequests
         for stub in stubs { self.stub(stub) }
     }
 
     /// Adds a stub; it wins over the stubs added before it.
     public func stub(_ stub: Stub) {
-        state.withLock { state in
-            state.stubs.append(stub)
-            state.served.append(0)
-        }
+        let entry = StubEntry(stub: stub)
+        state.withLock { $0.stubs.append(entry) }
     }
 
     /// Adds a stub that answers `method path` with `response`, every time.
@@ -84,7 +87,7 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         let outcome = state.withLock { state in
-            state.received.append(request)
+            if recordsRequests { state.received.append(request) }
             return Self.select(request, in: &state)
         }
         let response: Response
@@ -99,7 +102,7 @@ public final class InMemoryDispatcher: NetworkDispatcher {
             response.deliver(for: request, onSuccess: onSuccess, onError: onError)
             return CancellableAction.none
         }
-        return DelayedDelivery.start(after: delay, on: clock, request: request) {
+        return DelayedDelivery.start(after: delay, on: clock) {
             response.deliver(for: request, onSuccess: onSuccess, onError: onError)
         } onCancel: {
             onError(.cancelled(request))
@@ -114,9 +117,9 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         guard let index = state.stubs.lastIndex(where: { $0.matches(target, request) }) else {
             return .failure(UnmatchedReport.error(for: request, target: target, stubs: state.stubs))
         }
-        let stub = state.stubs[index]
-        let position = state.served[index]
-        state.served[index] += 1
+        let stub = state.stubs[index].stub
+        let position = state.stubs[index].served
+        state.stubs[index].served += 1
         if position < stub.responses.count { return .success(stub.responses[position]) }
         if stub.whenExhausted == .repeatLast, let last = stub.responses.last { return .success(last) }
         return .failure(

@@ -32,18 +32,20 @@ final class SessionCall: Cancellable {
         self.state = Mutex(State(onSuccess: onSuccess, onError: onError))
     }
 
-    /// Starts the task and the deadline timer.
-    func start(_ task: URLSessionTask) {
-        let timer = DispatchWorkItem { [weak self] in self?.expire() }
-        let running = Running(task: task, timer: timer)
+    /// Starts the task and its deadline on `deadlines`.
+    func start(_ task: URLSessionTask, deadlines: DeadlineScheduler) {
+        let timer = deadlines.schedule(after: deadline) { [weak self] in self?.expire() }
+        let running = Running(task: task, timer: timer, deadlines: deadlines)
         let started = state.withLock { state in
             guard state.onError != nil else { return false }
             state.running = running
             return true
         }
-        guard started else { return }
+        guard started else {
+            deadlines.cancel(timer)
+            return
+        }
         startedTask.store(task.taskIdentifier, ordering: .releasing)
-        DispatchQueue.global().asyncAfter(deadline: .now() + deadline, execute: timer)
         task.resume()
     }
 
@@ -63,13 +65,13 @@ final class SessionCall: Cancellable {
         let response = NetworkResponse(
             statusCode: http.statusCode, headers: Self.headers(of: http), body: data ?? Data(), url: http.url,
             request: request)
-        guard let (onSuccess, _) = finish() else { return }
+        guard let (onSuccess, _) = finish(stoppingTask: false) else { return }
         onSuccess(response)
     }
 
     /// Cancels the task and reports `cancelled` at once.
     func cancel() {
-        fail(.cancelled(request))
+        fail(.cancelled(request), stoppingTask: true)
     }
 
     /// Ends a request whose deadline passed.
@@ -78,24 +80,31 @@ final class SessionCall: Cancellable {
             NetworkError(
                 code: .timedOut,
                 message: "No complete response within the request's deadline of \(deadline) seconds.",
-                request: request))
+                request: request),
+            stoppingTask: true)
     }
 
-    private func fail(_ error: NetworkError) {
-        guard let (_, onError) = finish() else { return }
+    private func fail(_ error: NetworkError, stoppingTask: Bool = false) {
+        guard let (_, onError) = finish(stoppingTask: stoppingTask) else { return }
         onError(error)
     }
 
-    /// Takes the callbacks, the first time only, and stops the task and the timer.
-    private func finish() -> (@Sendable (NetworkResponse) -> Void, @Sendable (NetworkError) -> Void)? {
+    /// Takes the callbacks, the first time only, and forgets the deadline.
+    ///
+    /// - Parameter stoppingTask: Whether to cancel the task too: on cancel and expiry, not when
+    ///   the task reported its own end (cancelling it from its completion handler costs a
+    ///   blocking hop onto the session's queue for nothing).
+    private func finish(stoppingTask: Bool) -> (
+        @Sendable (NetworkResponse) -> Void, @Sendable (NetworkError) -> Void
+    )? {
         let taken = state.withLock { state in
             defer { state = State() }
             return state
         }
         guard let onSuccess = taken.onSuccess, let onError = taken.onError else { return nil }
         if let running = taken.running {
-            running.timer.cancel()
-            if running.task.state == .running || running.task.state == .suspended { running.task.cancel() }
+            running.deadlines.cancel(running.timer)
+            if stoppingTask { running.task.cancel() }
         }
         return (onSuccess, onError)
     }
@@ -135,12 +144,12 @@ final class SessionCall: Cancellable {
     }
 }
 
-/// A started request's task and deadline timer, held across threads.
+/// A started request's task and deadline, held across threads.
 ///
-/// `@unchecked Sendable`: `URLSessionTask` and `DispatchWorkItem` are documented as safe to
-/// resume, cancel and query from any thread (each locks internally), but FoundationNetworking
-/// and Dispatch on Linux do not declare them `Sendable`.
+/// `@unchecked Sendable`: `URLSessionTask` is documented as safe to resume, cancel and query
+/// from any thread (it locks internally), but FoundationNetworking does not declare it `Sendable`.
 private struct Running: @unchecked Sendable {
     let task: URLSessionTask
-    let timer: DispatchWorkItem
+    let timer: UInt64
+    let deadlines: DeadlineScheduler
 }

@@ -23,6 +23,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     private let session: URLSession
     private let ownsSession: Bool
     private let challenges: ChallengeDelegate?
+    private let deadlines = DeadlineScheduler()
 
     /// Creates a dispatcher with a session of its own.
     ///
@@ -94,7 +95,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
             call.complete(
                 data: data, response: response ?? challenged, error: challenged == nil ? error : nil)
         }
-        call.start(task)
+        call.start(task, deadlines: deadlines)
         return call
     }
 }

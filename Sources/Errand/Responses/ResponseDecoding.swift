@@ -16,11 +16,11 @@ enum ResponseDecoding {
     )
         throws -> Value
     {
-        if let raw = response.body as? Value { return raw }
-        if let text = String(decoding: response.body, as: UTF8.self) as? Value {
+        if Value.self == Data.self, let raw = response.body as? Value { return raw }
+        if Value.self == String.self, let text = String(decoding: response.body, as: UTF8.self) as? Value {
             return text
         }
-        if let empty = EmptyResponse() as? Value { return empty }
+        if Value.self == EmptyResponse.self, let empty = EmptyResponse() as? Value { return empty }
         if response.body.isEmpty {
             throw NetworkError(
                 code: .decoding,
