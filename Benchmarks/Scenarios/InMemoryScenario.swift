@@ -67,8 +67,9 @@ struct InMemoryScenario: Scenario {
         return rows
     }
 
+    /// A dispatcher serving `bytes`, keeping no request history (it would only grow over a run).
     static func dispatcher(serving bytes: Data, at path: String) -> InMemoryDispatcher {
-        let dispatcher = InMemoryDispatcher()
+        let dispatcher = InMemoryDispatcher(recordsRequests: false)
         dispatcher.stub(.get, path, response: .data(bytes, contentType: "application/json"))
         return dispatcher
     }
