@@ -96,7 +96,8 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     ///
     /// - Throws: `invalidRequest` when a `GET` or `HEAD` has a body, or the body could not be encoded.
     public func validate() throws(NetworkError) {
-        if let body, !method.allowsBody {
+        guard let body else { return }
+        if !method.allowsBody {
             throw NetworkError(
                 code: .invalidRequest,
                 message: "A \(method) request cannot have a body (it has a \(body.kind) body); "
@@ -104,10 +105,9 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
                 request: self
             )
         }
-        if let failure = body?.encodingFailure {
+        if let failure = body.encodingFailure {
             throw NetworkError(
-                code: .invalidRequest,
-                message: "The \(body?.kind.rawValue ?? "") body could not be encoded: \(failure)",
+                code: .invalidRequest, message: "The \(body.kind) body could not be encoded: \(failure)",
                 request: self)
         }
     }
