@@ -83,6 +83,8 @@ extension InMemoryDispatcher {
         private static let baseURL = URL(string: "memory://stub")
 
         /// Delivers the response, or the failure, for `request`.
+        ///
+        /// The response's `url` is the request's URL, with relative paths under `memory://stub`.
         func deliver(
             for request: RequestData, onSuccess: @Sendable (NetworkResponse) -> Void,
             onError: @Sendable (NetworkError) -> Void

@@ -73,19 +73,28 @@ struct StubTarget {
 
     /// The target of a stub's path, `/users/*?page=2`.
     init(path: String) {
-        let parts = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let pathPart = parts.first.map(String.init) ?? ""
-        segments = Self.segments(
-            of: URL(string: pathPart)?.path(percentEncoded: false) ?? pathPart, absolute: pathPart)
-        query = parts.count > 1 ? Self.items(in: String(parts[1])) : []
+        self.init(pathAndQuery: path, extraQuery: [])
     }
 
     /// The target of a request: its path (the URL's path for an absolute URL) and all its query items.
     init(_ request: RequestData) {
-        let parts = request.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let pathPart = parts.first.map(String.init) ?? ""
-        segments = Self.segments(of: pathPart, absolute: pathPart)
-        query = (parts.count > 1 ? Self.items(in: String(parts[1])) : []) + request.query
+        self.init(pathAndQuery: request.path, extraQuery: request.query)
+    }
+
+    /// Splits `/a/b?x=1` or `https://host/a/b?x=1` without parsing a URL: this runs per request.
+    private init(pathAndQuery: String, extraQuery: [URLQueryItem]) {
+        var path = Substring(pathAndQuery)
+        var queryPart: Substring?
+        if let mark = path.firstIndex(of: "?") {
+            queryPart = path[path.index(after: mark)...]
+            path = path[..<mark]
+        }
+        if let scheme = path.firstRange(of: "://") {
+            let afterHost = path[scheme.upperBound...]
+            path = afterHost.firstIndex(of: "/").map { afterHost[$0...] } ?? ""
+        }
+        segments = path.split(separator: "/")
+        query = (queryPart.map { Self.items(in: String($0)) } ?? []) + extraQuery
     }
 
     /// The path as written, `/a/b`.
@@ -96,14 +105,6 @@ struct StubTarget {
         segments.count == request.segments.count
             && zip(segments, request.segments).allSatisfy { $0 == "*" || $0 == $1 }
             && query.allSatisfy { request.query.contains($0) }
-    }
-
-    private static func segments(of path: String, absolute: String) -> [Substring] {
-        var path = path
-        if absolute.contains("://"), let url = URL(string: absolute) {
-            path = url.path(percentEncoded: false)
-        }
-        return path.split(separator: "/")
     }
 
     private static func items(in query: String) -> [URLQueryItem] {

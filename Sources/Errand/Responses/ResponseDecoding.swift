@@ -29,7 +29,9 @@ enum ResponseDecoding {
                 request: response.request, response: response)
         }
         var value = try decoder.decode(Value.self, from: response.body)
-        if var withStatus = value as? any HTTPResponseDecodable {
+        // The metatype check first: it is cheap, and most types are not HTTPResponseDecodable.
+        if Value.self is any HTTPResponseDecodable.Type, var withStatus = value as? any HTTPResponseDecodable
+        {
             withStatus.statusCode = response.statusCode
             if let filled = withStatus as? Value { value = filled }
         }
