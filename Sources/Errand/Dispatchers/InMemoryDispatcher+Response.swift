@@ -79,19 +79,18 @@ extension InMemoryDispatcher {
             return copy
         }
 
-        /// The base that relative request paths resolve against in a stubbed response's `url`.
-        private static let baseURL = URL(string: "memory://stub")
-
         /// Delivers the response, or the failure, for `request`.
         ///
-        /// The response's `url` is the request's URL, with relative paths under `memory://stub`.
+        /// The response's `url` is the request's URL when its path is absolute, and `nil` for a
+        /// relative path (there is no server to resolve it against; parsing one per request
+        /// would cost more than the rest of the dispatch).
         func deliver(
             for request: RequestData, onSuccess: @Sendable (NetworkResponse) -> Void,
             onError: @Sendable (NetworkError) -> Void
         ) {
             switch outcome {
             case .response(let status, let headers, let body):
-                let url = try? request.url(relativeTo: Self.baseURL)
+                let url = RequestData.hasScheme(request.path) ? try? request.url(relativeTo: nil) : nil
                 onSuccess(
                     NetworkResponse(
                         statusCode: status, headers: headers, body: body, url: url, request: request))

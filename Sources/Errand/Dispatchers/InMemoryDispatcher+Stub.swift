@@ -89,8 +89,8 @@ struct StubTarget {
             queryPart = path[path.index(after: mark)...]
             path = path[..<mark]
         }
-        if let scheme = path.firstRange(of: "://") {
-            let afterHost = path[scheme.upperBound...]
+        if RequestData.hasScheme(String(path)), let separator = path.firstIndex(of: ":") {
+            let afterHost = path[path.index(separator, offsetBy: 3)...]
             path = afterHost.firstIndex(of: "/").map { afterHost[$0...] } ?? ""
         }
         segments = path.split(separator: "/")
