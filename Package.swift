@@ -26,7 +26,8 @@ let package = Package(
         .testTarget(name: "ErrandDITests", dependencies: ["ErrandDI"]),
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
-        .executableTarget(name: "ErrandBenchmarks", dependencies: ["Errand"], path: "Benchmarks"),
+        .executableTarget(
+            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI"], path: "Benchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,8 @@ enum Metric: String, Codable, Sendable {
     case throughput
     /// Microseconds per operation; lower is better.
     case time
+    /// Nanoseconds per operation, for work far below a microsecond; lower is better.
+    case nanoseconds
     /// Growth of the peak resident set, in MiB; lower is better.
     case memory
 
@@ -11,6 +13,7 @@ enum Metric: String, Codable, Sendable {
         switch self {
         case .throughput: "req/s"
         case .time: "µs/op"
+        case .nanoseconds: "ns/op"
         case .memory: "MiB"
         }
     }
@@ -46,12 +49,16 @@ enum Target: Sendable {
     case ratioAtMost(Double)
     /// Errand's median growth is no more than the baseline's plus `slack` MiB (memory).
     case noGrowthBeyondBaseline(slack: Double)
+    /// Errand's median is at most this figure in the row's metric, whatever the baseline does
+    /// (for targets set in absolute terms, such as ns per resolve).
+    case atMost(Double, Metric)
 
     var description: String {
         switch self {
         case .ratioAtLeast(let ratio): "≥ \(Format.ratio(ratio))"
         case .ratioAtMost(let ratio): "≤ \(Format.ratio(ratio))"
         case .noGrowthBeyondBaseline(let slack): "≤ baseline + \(Format.number(slack, digits: 1)) MiB"
+        case .atMost(let bound, let metric): "≤ \(Format.figure(bound, metric)) \(metric.unit)"
         }
     }
 
@@ -60,6 +67,7 @@ enum Target: Sendable {
         case .ratioAtLeast(let bound): ratio.median >= bound
         case .ratioAtMost(let bound): ratio.median <= bound
         case .noGrowthBeyondBaseline(let slack): errand.median <= baseline.median + slack
+        case .atMost(let bound, _): errand.median <= bound
         }
     }
 }

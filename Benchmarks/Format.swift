@@ -29,11 +29,12 @@ enum Format {
     }
 
     /// A figure in the precision its metric deserves: whole req/s, µs to 2 or 3 significant
-    /// places, MiB to one decimal.
+    /// places, ns to one decimal below 100, MiB to one decimal.
     static func figure(_ value: Double, _ metric: Metric) -> String {
         switch metric {
         case .throughput: number(value, digits: 0)
         case .time: number(value, digits: value < 10 ? 2 : (value < 100 ? 1 : 0))
+        case .nanoseconds: number(value, digits: value < 100 ? 1 : 0)
         case .memory: number(value, digits: 1)
         }
     }

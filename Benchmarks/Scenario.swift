@@ -24,15 +24,15 @@ struct ScenarioOutcome: Sendable {
 enum ScenarioRegistry {
     static let all: [any Scenario] = [
         TransportScenario(),
+        FullStackScenario(),
         InMemoryScenario(),
+        DIScenario(),
         MemoryScenario(),
     ]
 
     /// Scenarios of the benchmark issue whose code does not exist yet, and what they wait for.
     static let planned: [(name: String, waitsFor: String)] = [
-        ("full-stack", "the auth, retry, logging, metrics and queue policies"),
-        ("replay", "ReplayDispatcher and cassettes"),
-        ("di", "the ErrandDI container"),
+        ("replay", "ReplayDispatcher and cassettes")
     ]
 
     /// The scenarios `--only` names, in report order.

@@ -16,6 +16,9 @@ final class SoloWorkload: Sendable {
         case rawURLSession = "urlsession-raw"
         /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
         case errandURLSession = "urlsession-errand"
+        /// Callback `execute` on the full-stack scenario's policies around a `URLSessionDispatcher`,
+        /// 8 in flight: beside `urlsession-errand`, a profile of it shows what the policies cost.
+        case errandFullStack = "urlsession-full-stack"
     }
 
     static let inFlight = 8
@@ -63,8 +66,10 @@ final class SoloWorkload: Sendable {
                 }
                 try check(run.checksum, each * count)
             }
-        case .errandURLSession:
-            let dispatcher = URLSessionDispatcher(baseURL: try serverURL(context))
+        case .errandURLSession, .errandFullStack:
+            let transport = URLSessionDispatcher(baseURL: try serverURL(context))
+            let dispatcher: any NetworkDispatcher =
+                kind == .errandFullStack ? FullStackScenario.stack(over: transport) : transport
             return SoloWorkload { count in
                 let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
                     request.execute(

@@ -15,18 +15,21 @@ struct GetPayload<Payload: BenchmarkPayload>: RequestType {
 /// The baseline: what an app writes with no library, a `URLSession` data task and a `JSONDecoder`.
 ///
 /// Its session is configured as `URLSessionDispatcher`'s own (ephemeral, no URL cache), and it
-/// sends the same `Accept` header, so both put the same bytes on the wire.
+/// sends the same `Accept` header, plus any `headers` the Errand side adds through its policies
+/// (a bearer token, a user agent), so both put the same bytes on the wire.
 final class RawClient: Sendable {
     private let session: URLSession
     private let decoder = JSONDecoder()
     private let baseURL: URL
+    private let headers: [(name: String, value: String)]
 
-    init(baseURL: URL) {
+    init(baseURL: URL, headers: [(name: String, value: String)] = []) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         session = URLSession(configuration: configuration)
         self.baseURL = baseURL
+        self.headers = headers
     }
 
     deinit {
@@ -44,6 +47,7 @@ final class RawClient: Sendable {
     ) {
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let decoder = decoder
         session.dataTask(with: request) { data, response, error in
             if let error {

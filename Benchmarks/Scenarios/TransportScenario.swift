@@ -3,104 +3,24 @@ import Foundation
 
 /// Raw `URLSession` + `JSONDecoder` against `URLSessionDispatcher` + `execute`, over loopback.
 ///
-/// Each cell keeps 1, 8 or 64 requests in flight until a fixed number have completed, and
-/// reports requests per second. Errand is measured through the callback `execute` (called back
-/// on the completing thread, as the baseline is) and through async `execute`.
+/// The cells (1, 8 and 64 in flight, small and medium payload, callback and async `execute`)
+/// are ``LoopbackCells``, shared with the full-stack scenario.
 struct TransportScenario: Scenario {
     let name = "transport"
     let summary =
         "raw URLSession dataTask + JSONDecoder vs URLSessionDispatcher + execute, loopback nginx (req/s)"
 
     static let target = Target.ratioAtLeast(0.97)
-    static let inFlightLevels = [1, 8, 64]
 
     func run(in context: BenchmarkContext) async throws -> ScenarioOutcome {
         guard let serverURL = context.serverURL else {
             return ScenarioOutcome(skipped: ["every cell: \(context.serverUnavailableReason ?? "")"])
         }
         let raw = RawClient(baseURL: serverURL)
-        let dispatcher = URLSessionDispatcher(baseURL: serverURL)
-        try await Self.checkServer(raw, serves: context.payloads)
-        var outcome = ScenarioOutcome()
-        let payloads: [any BenchmarkPayload.Type] = [User.self, ProductList.self]
-        for payload in payloads {
-            for inFlight in Self.inFlightLevels {
-                outcome.rows += try await cell(
-                    payload, inFlight: inFlight, raw: raw, dispatcher: dispatcher, context: context)
-            }
-        }
-        return outcome
-    }
-
-    private func cell<Payload: BenchmarkPayload>(
-        _ type: Payload.Type, inFlight: Int, raw: RawClient, dispatcher: URLSessionDispatcher,
-        context: BenchmarkContext
-    ) async throws -> [ResultRow] {
-        let total = context.scaled(type == User.self ? 600 : 300, quick: 40)
-        let expected = try context.payloads.checksum(of: type) * total
-        let url = raw.url(of: type)
-        let request = GetPayload<Payload>()
-
-        let baseline = Contender(name: "URLSession + JSONDecoder") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
-                raw.fetch(Payload.self, from: url, done: done)
-            }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
-        }
-        let callback = Contender(name: "execute (callback)") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
-                request.execute(
-                    dispatcher: dispatcher, callbackQueue: nil,
-                    onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
-            }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
-        }
-        let async = Contender(name: "execute (async)") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) {
-                try await request.execute(dispatcher: dispatcher).checksum
-            }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
-        }
-
-        let label = "\(Payload.label) · \(inFlight) in flight"
-        var rows: [ResultRow] = []
-        for errand in [callback, async] {
-            let comparison = Comparison(
-                label: label, variant: errand.name, metric: .throughput, target: Self.target,
-                baseline: baseline, errand: errand)
-            rows.append(
-                try await comparison.measure(rounds: context.rounds, scenario: name, progress: context.log))
-        }
-        return rows
-    }
-
-    /// Requests per second, and CPU time per request, of a run whose answers are checked.
-    private static func sample(_ run: InFlight.Run, _ stopwatch: Stopwatch, total: Int, expected: Int)
-        throws -> Sample
-    {
-        let cpu = stopwatch.cpuMicroseconds(per: total)
-        guard run.checksum == expected else {
-            throw BenchmarkError("the decoded answers add up to \(run.checksum), not \(expected)")
-        }
-        return Sample(value: run.throughput(of: total), cpuPerOperation: cpu)
-    }
-
-    /// Fails unless the server serves byte for byte the payloads this process generated.
-    static func checkServer(_ raw: RawClient, serves payloads: Payloads) async throws {
-        let files: [(any BenchmarkPayload.Type, Data)] = [
-            (User.self, payloads.small), (ProductList.self, payloads.medium),
-        ]
-        for (type, expected) in files {
-            let url = raw.url(of: type)
-            let served = try await raw.bytes(at: url)
-            guard served == expected else {
-                throw BenchmarkError(
-                    "\(url) serves \(served.count) bytes that differ from the generated payload "
-                        + "(\(expected.count) bytes); write them with --write-payloads")
-            }
-        }
+        try await LoopbackCells.checkServer(raw, serves: context.payloads)
+        let cells = LoopbackCells(
+            scenario: name, target: Self.target, raw: raw,
+            dispatcher: URLSessionDispatcher(baseURL: serverURL))
+        return ScenarioOutcome(rows: try await cells.measure(in: context))
     }
 }

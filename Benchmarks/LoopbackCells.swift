@@ -1,0 +1,104 @@
+import Errand
+import Foundation
+
+/// The loopback cells the transport and full-stack scenarios share: a raw client against an
+/// Errand dispatcher, at 1, 8 and 64 requests in flight, small and medium payload, through the
+/// callback and the async `execute`.
+///
+/// Each cell keeps that many requests in flight until a fixed number have completed, and
+/// reports requests per second and CPU time per request. The callback `execute` is called back
+/// on the completing thread, as the baseline is.
+struct LoopbackCells: Sendable {
+    static let inFlightLevels = [1, 8, 64]
+
+    /// The scenario the rows belong to.
+    let scenario: String
+    let target: Target
+    let raw: RawClient
+    let dispatcher: any NetworkDispatcher
+
+    /// Every cell, small payload first.
+    func measure(in context: BenchmarkContext) async throws -> [ResultRow] {
+        var rows: [ResultRow] = []
+        let payloads: [any BenchmarkPayload.Type] = [User.self, ProductList.self]
+        for payload in payloads {
+            for inFlight in Self.inFlightLevels {
+                rows += try await cell(payload, inFlight: inFlight, context: context)
+            }
+        }
+        return rows
+    }
+
+    private func cell<Payload: BenchmarkPayload>(
+        _ type: Payload.Type, inFlight: Int, context: BenchmarkContext
+    ) async throws -> [ResultRow] {
+        let total = context.scaled(type == User.self ? 600 : 300, quick: 40)
+        let expected = try context.payloads.checksum(of: type) * total
+        let (raw, dispatcher) = (raw, dispatcher)
+        let url = raw.url(of: type)
+        let request = GetPayload<Payload>()
+
+        let baseline = Contender(name: "URLSession + JSONDecoder") {
+            let stopwatch = Stopwatch()
+            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
+                raw.fetch(Payload.self, from: url, done: done)
+            }
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
+        }
+        let callback = Contender(name: "execute (callback)") {
+            let stopwatch = Stopwatch()
+            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
+                request.execute(
+                    dispatcher: dispatcher, callbackQueue: nil,
+                    onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
+            }
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
+        }
+        let async = Contender(name: "execute (async)") {
+            let stopwatch = Stopwatch()
+            let run = try await InFlight.run(total: total, inFlight: inFlight) {
+                try await request.execute(dispatcher: dispatcher).checksum
+            }
+            return try Self.sample(run, stopwatch, total: total, expected: expected)
+        }
+
+        let label = "\(Payload.label) · \(inFlight) in flight"
+        var rows: [ResultRow] = []
+        for errand in [callback, async] {
+            let comparison = Comparison(
+                label: label, variant: errand.name, metric: .throughput, target: target,
+                baseline: baseline, errand: errand)
+            rows.append(
+                try await comparison.measure(
+                    rounds: context.rounds, scenario: scenario, progress: context.log))
+        }
+        return rows
+    }
+
+    /// Requests per second, and CPU time per request, of a run whose answers are checked.
+    private static func sample(_ run: InFlight.Run, _ stopwatch: Stopwatch, total: Int, expected: Int)
+        throws -> Sample
+    {
+        let cpu = stopwatch.cpuMicroseconds(per: total)
+        guard run.checksum == expected else {
+            throw BenchmarkError("the decoded answers add up to \(run.checksum), not \(expected)")
+        }
+        return Sample(value: run.throughput(of: total), cpuPerOperation: cpu)
+    }
+
+    /// Fails unless the server serves byte for byte the payloads this process generated.
+    static func checkServer(_ raw: RawClient, serves payloads: Payloads) async throws {
+        let files: [(any BenchmarkPayload.Type, Data)] = [
+            (User.self, payloads.small), (ProductList.self, payloads.medium),
+        ]
+        for (type, expected) in files {
+            let url = raw.url(of: type)
+            let served = try await raw.bytes(at: url)
+            guard served == expected else {
+                throw BenchmarkError(
+                    "\(url) serves \(served.count) bytes that differ from the generated payload "
+                        + "(\(expected.count) bytes); write them with --write-payloads")
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Errand
+import Foundation
+
+/// Raw `URLSession` + `JSONDecoder` against `URLSessionDispatcher` wrapped in the policies an app
+/// would stack on it, over loopback, in the same cells as the transport scenario.
+///
+/// The stack is the README's order: interceptors (a user agent) around the transport, auth around
+/// them (a token in storage, so no refresh ever runs), retry outermost (no request fails, so
+/// none is retried). The baseline sends the same `Authorization` and `User-Agent` headers, so
+/// both sides put the same bytes on the wire and the ratio is the cost of the policies.
+///
+/// The benchmark issue's full stack also has logging at level none, metrics and a queue of 64.
+/// Those policies do not exist yet; each goes into ``stack(over:)`` at the marked place when it
+/// lands, and the summary says what is missing until then.
+struct FullStackScenario: Scenario {
+    let name = "full-stack"
+    let summary =
+        "raw URLSession + JSONDecoder vs URLSessionDispatcher + interceptors + auth + retry (req/s); "
+        + "logging, metrics and the queue of 64 do not exist yet and are not in the stack"
+
+    static let target = Target.ratioAtLeast(0.93)
+    static let userAgent = "ErrandBenchmarks/1.0"
+    static let accessToken = "benchmark-access-token"
+
+    func run(in context: BenchmarkContext) async throws -> ScenarioOutcome {
+        guard let serverURL = context.serverURL else {
+            return ScenarioOutcome(skipped: ["every cell: \(context.serverUnavailableReason ?? "")"])
+        }
+        let raw = RawClient(
+            baseURL: serverURL,
+            headers: [("Authorization", "Bearer \(Self.accessToken)"), ("User-Agent", Self.userAgent)])
+        try await LoopbackCells.checkServer(raw, serves: context.payloads)
+        let cells = LoopbackCells(
+            scenario: name, target: Self.target, raw: raw,
+            dispatcher: Self.stack(over: URLSessionDispatcher(baseURL: serverURL)))
+        return ScenarioOutcome(rows: try await cells.measure(in: context))
+    }
+
+    /// The policies around `transport`, innermost first.
+    static func stack(over transport: URLSessionDispatcher) -> any NetworkDispatcher {
+        let storage = InMemoryTokenStorage(TokenPair(accessToken: accessToken))
+        return
+            transport
+            .intercepted(by: [UserAgentInterceptor(userAgent)])
+            // Logging at level none and metrics go here once those policies exist.
+            .authenticating(
+                storage: storage,
+                refresh: { _ in
+                    throw BenchmarkError("the full-stack token never expires, so no refresh should run")
+                }
+            )
+            .retrying(.default)
+        // The queue of 64 goes here, outermost, once it exists.
+    }
+}
