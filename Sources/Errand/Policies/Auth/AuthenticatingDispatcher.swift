@@ -16,7 +16,7 @@ import Foundation
 ///   refresh that fails for a temporary reason (no network, a 5xx) fails the waiting requests
 ///   with that error and keeps the session.
 /// - More than the allowed refreshes within the window ends the session instead of looping.
-public struct AuthenticatingDispatcher: NetworkDispatcher {
+public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher
     private let session: TokenSession
@@ -61,7 +61,10 @@ public struct AuthenticatingDispatcher: NetworkDispatcher {
         }
     }
 
-    private func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+    func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        guard request.authentication != .none, !request.headers.contains("Authorization") else {
+            return try await base.sendInline(request)
+        }
         guard let tokens = try await session.currentTokens(for: request) else {
             if request.authentication == .required {
                 throw NetworkError(
@@ -69,12 +72,12 @@ public struct AuthenticatingDispatcher: NetworkDispatcher {
                     message: "The request needs a signed-in user, and no tokens are stored.",
                     request: request)
             }
-            return try await base.dispatch(request)
+            return try await base.sendInline(request)
         }
-        let response = try await base.dispatch(request.bearer(tokens.accessToken))
+        let response = try await base.sendInline(request.bearer(tokens.accessToken))
         guard response.statusCode == 401 else { return response }
         let renewed = try await session.renew(rejecting: tokens.accessToken, for: request)
-        return try await base.dispatch(request.bearer(renewed.accessToken))
+        return try await base.sendInline(request.bearer(renewed.accessToken))
     }
 }
 

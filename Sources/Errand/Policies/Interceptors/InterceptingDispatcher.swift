@@ -1,6 +1,6 @@
 /// A dispatcher that runs request interceptors before, and response interceptors after, the
 /// dispatcher it wraps. Made with ``NetworkDispatcher/intercepted(by:responses:)``.
-public struct InterceptingDispatcher: NetworkDispatcher {
+public struct InterceptingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the intercepted requests.
     public let base: any NetworkDispatcher
     /// Run in order on each request.
@@ -27,21 +27,24 @@ public struct InterceptingDispatcher: NetworkDispatcher {
     ) -> any Cancellable {
         PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) in
-            var request = request
-            for interceptor in requestInterceptors {
-                request = try await Self.run(interceptor, request: request) {
-                    try await $0.intercept(request)
-                }
-            }
-            var response = try await base.dispatch(request)
-            if response.request == nil { response.request = request }
-            for interceptor in responseInterceptors {
-                response = try await Self.run(interceptor, request: request) { [response] in
-                    try await $0.intercept(response)
-                }
-            }
-            return response
+            try await send(request)
         }
+    }
+
+    /// Runs the request interceptors, the base dispatcher, then the response interceptors.
+    func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        var request = request
+        for interceptor in requestInterceptors {
+            request = try await Self.run(interceptor, request: request) { try await $0.intercept(request) }
+        }
+        var response = try await base.sendInline(request)
+        if response.request == nil { response.request = request }
+        for interceptor in responseInterceptors {
+            response = try await Self.run(interceptor, request: request) { [response] in
+                try await $0.intercept(response)
+            }
+        }
+        return response
     }
 
     /// Runs one interceptor, turning what it throws into a `NetworkError` that keeps it.

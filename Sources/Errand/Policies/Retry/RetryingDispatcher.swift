@@ -12,7 +12,7 @@ import Foundation
 /// `cancelled`. When it gives up after retrying, the error says how many attempts were made; a
 /// retryable status that is still there at the end becomes an `unacceptableStatus` error that
 /// keeps the last response.
-public struct RetryingDispatcher: NetworkDispatcher {
+public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends each attempt.
     public let base: any NetworkDispatcher
     /// When to retry.
@@ -57,12 +57,13 @@ public struct RetryingDispatcher: NetworkDispatcher {
         }
     }
 
-    private func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+    func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        guard policy.allowsRetries(of: request) else { return try await base.sendInline(request) }
         var attempt = 1
         while true {
             let outcome: Result<NetworkResponse, NetworkError>
             do {
-                outcome = .success(try await base.dispatch(request))
+                outcome = .success(try await base.sendInline(request))
             } catch {
                 outcome = .failure(error)
             }
