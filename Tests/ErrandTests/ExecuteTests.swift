@@ -17,7 +17,7 @@ import Testing
         #expect(probe.deliveries.count == 1)
     }
 
-    @Test func callsBackOnTheMainQueueByDefault() async {
+    @Test func callsBackOnTheMainQueueByDefault() async throws {
         let dispatcher = InMemoryDispatcher(stubs: [.init(.get, "/users", responses: [.json(users)])])
         let key = DispatchSpecificKey<String>()
         DispatchQueue.main.setSpecific(key: key, value: "main")
@@ -33,7 +33,7 @@ import Testing
         #expect(onMain == "success on main")
     }
 
-    @Test func callsBackOnTheChosenQueue() async {
+    @Test func callsBackOnTheChosenQueue() async throws {
         let queue = DispatchQueue(label: "errand.tests.callback")
         let key = DispatchSpecificKey<String>()
         queue.setSpecific(key: key, value: "chosen")
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: [404, 500])
-    func aNonSuccessStatusKeepsTheResponse(status: Int) async {
+    func aNonSuccessStatusKeepsTheResponse(status: Int) async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(
             .get, "/users",
@@ -90,7 +90,7 @@ import Testing
         #expect(try await Lenient().execute(dispatcher: dispatcher) == "short and stout")
     }
 
-    @Test func aCustomValidatorsErrorIsKept() async {
+    @Test func aCustomValidatorsErrorIsKept() async throws {
         struct APIError: Error { let reason: String }
         struct Strict: RequestType {
             typealias ResponseType = EmptyResponse
@@ -169,7 +169,7 @@ import Testing
         #expect(try await CountLines().execute(dispatcher: dispatcher) == 3)
     }
 
-    @Test func aDecodingFailureNamesTheCodingPathAndShowsTheBody() async {
+    @Test func aDecodingFailureNamesTheCodingPathAndShowsTheBody() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(
             .get, "/users", response: .text(#"[{"id":1,"name":"Ada"},{"id":"two","name":"Grace"}]"#))
@@ -185,7 +185,7 @@ import Testing
         }
     }
 
-    @Test func anEmptyBodyForADecodableTypeSaysSo() async {
+    @Test func anEmptyBodyForADecodableTypeSaysSo() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/users", response: .status(200))
         do {
@@ -197,7 +197,7 @@ import Testing
         }
     }
 
-    @Test func anInvalidRequestIsRefusedBeforeAnythingIsSent() async {
+    @Test func anInvalidRequestIsRefusedBeforeAnythingIsSent() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/users", response: .json(users))
         let probe = CallbackProbe<[User]>()
@@ -206,10 +206,7 @@ import Testing
                 dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
             )
         #expect(probe.deliveries.count == 1)
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected invalidRequest")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.code == .invalidRequest)
         #expect(dispatcher.receivedRequests.isEmpty)
     }

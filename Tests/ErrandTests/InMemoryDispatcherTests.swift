@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test(arguments: NetworkError.Code.allCases)
-    func stubsAnyErrorCode(code: NetworkError.Code) async {
+    func stubsAnyErrorCode(code: NetworkError.Code) async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/x", response: .failure(code, message: "boom"))
         do {
@@ -117,7 +117,7 @@ import Testing
         #expect(dispatcher.receivedRequests.isEmpty)
     }
 
-    @Test func anUnmatchedRequestShowsTheRequestAndTheNearestStubs() async {
+    @Test func anUnmatchedRequestShowsTheRequestAndTheNearestStubs() async throws {
         let dispatcher = InMemoryDispatcher()
         dispatcher.stub(.get, "/products", response: .status(200))
         dispatcher.stub(.post, "/users/3", response: .status(201))
@@ -152,7 +152,7 @@ import Testing
         #expect(try await probe.first().get().count == 1)
     }
 
-    @Test func aDelayedResponseCanBeCancelledWhileItWaits() async {
+    @Test func aDelayedResponseCanBeCancelledWhileItWaits() async throws {
         let clock = ManualClock()
         let dispatcher = InMemoryDispatcher(clock: clock)
         dispatcher.stub(.get, "/slow", response: Response.text("late").delayed(by: .seconds(30)))
@@ -163,10 +163,7 @@ import Testing
             )
         await clock.waitForSleepers()
         call.cancel()
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected cancelled")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.code == .cancelled)
         clock.advance(by: .seconds(60))
         #expect(probe.deliveries.count == 1)

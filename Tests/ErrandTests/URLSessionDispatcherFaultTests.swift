@@ -12,11 +12,11 @@ struct URLSessionDispatcherFaultTests {
             baseURL: try LiveServer.require(LiveServer.fault, "ERRAND_FAULT_URL"))
     }
 
-    @Test func aSilentServerTimesOut() async {
+    @Test func aSilentServerTimesOut() async throws {
         await expectFailure(.timedOut, for: .get("/silence").timeout(1))
     }
 
-    @Test func theDeadlineBoundsTheWholeRequestNotJustIdleTime() async {
+    @Test func theDeadlineBoundsTheWholeRequestNotJustIdleTime() async throws {
         // 40 bytes, one every 0.25 s: never idle, but 10 s in all. Without the deadline the
         // request would succeed after 10 s; `timedOut` shows the deadline won.
         await expectFailure(
@@ -31,14 +31,11 @@ struct URLSessionDispatcherFaultTests {
         await expectFailure(.timedOut, for: .get("/silence").timeout(1), within: .seconds(20))
         #expect(long.deliveries.isEmpty)
         call.cancel()
-        guard case .failure(let error) = await long.first() else {
-            Issue.record("expected cancelled")
-            return
-        }
+        let error = try await long.failure()
         #expect(error.code == .cancelled)
     }
 
-    @Test func aTruncatedBodyIsATransportError() async {
+    @Test func aTruncatedBodyIsATransportError() async throws {
         await expectFailure(.transport, for: .get("/truncated"))
     }
 
@@ -47,7 +44,7 @@ struct URLSessionDispatcherFaultTests {
         #expect(error?.underlyingError is URLError)
     }
 
-    @Test func aGarbageStatusLineIsATransportError() async {
+    @Test func aGarbageStatusLineIsATransportError() async throws {
         await expectFailure(.transport, for: .get("/garbage-status"))
     }
 

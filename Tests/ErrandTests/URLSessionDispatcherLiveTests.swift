@@ -98,10 +98,7 @@ struct URLSessionDispatcherLiveTests {
                 dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
             )
         call.cancel()
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected cancelled")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.code == .cancelled)
         #expect(probe.deliveries.count == 1)
     }

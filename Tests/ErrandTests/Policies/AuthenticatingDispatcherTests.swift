@@ -83,10 +83,7 @@ import Testing
         clock.advance(by: .seconds(1))
         var causes = 0
         for probe in probes {
-            guard case .failure(let error) = await probe.first() else {
-                Issue.record("expected sessionExpired")
-                continue
-            }
+            let error = try await probe.failure()
             #expect(error.code == .sessionExpired)
             if error.underlyingError is InvalidGrant { causes += 1 }
         }

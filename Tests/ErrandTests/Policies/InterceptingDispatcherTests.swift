@@ -30,7 +30,7 @@ import Testing
         #expect(response.request == sent)
     }
 
-    @Test func aThrowingRequestInterceptorEndsTheRequestOnceKeepingTheError() async {
+    @Test func aThrowingRequestInterceptorEndsTheRequestOnceKeepingTheError() async throws {
         let inner = InMemoryDispatcher()
         inner.stub(.get, "/x", response: .status(200))
         let dispatcher = inner.intercepted(by: [ClosureRequestInterceptor { _ in throw Refused() }])
@@ -39,10 +39,7 @@ import Testing
             .execute(
                 dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
             )
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected a failure")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.underlyingError is Refused)
         #expect(error.message.contains("ClosureRequestInterceptor"))
         #expect(inner.receivedRequests.isEmpty)
@@ -70,15 +67,12 @@ import Testing
             .execute(
                 dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
             )
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected a failure")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.underlyingError is Refused)
         #expect(probe.deliveries.count == 1)
     }
 
-    @Test func cancellingWhileAnInterceptorWaitsEndsAtOnce() async {
+    @Test func cancellingWhileAnInterceptorWaitsEndsAtOnce() async throws {
         let clock = ManualClock()
         let inner = InMemoryDispatcher()
         inner.stub(.get, "/x", response: .status(200))
@@ -95,10 +89,7 @@ import Testing
             )
         await clock.waitForSleepers()
         call.cancel()
-        guard case .failure(let error) = await probe.first() else {
-            Issue.record("expected cancelled")
-            return
-        }
+        let error = try await probe.failure()
         #expect(error.code == .cancelled)
         clock.advance(by: .seconds(10))
         #expect(inner.receivedRequests.isEmpty)

@@ -1,6 +1,7 @@
 import Errand
 import Foundation
 import Synchronization
+import Testing
 
 /// Waits for a callback-style call to deliver, and counts how often each callback fires.
 final class CallbackProbe<Value: Sendable>: Sendable {
@@ -12,6 +13,19 @@ final class CallbackProbe<Value: Sendable>: Sendable {
 
     /// Every delivery so far.
     var deliveries: [Result<Value, NetworkError>] { results.withLock { $0 } }
+
+    /// The first delivery's error, failing the test when it was a success.
+    func failure(sourceLocation: SourceLocation = #_sourceLocation) async throws -> NetworkError {
+        switch await first() {
+        case .failure(let error):
+            return error
+        case .success(let value):
+            Issue.record("expected a failure, got \(value)", sourceLocation: sourceLocation)
+            throw UnexpectedSuccess()
+        }
+    }
+
+    struct UnexpectedSuccess: Error {}
 
     /// The first delivery, waiting for it if needed.
     func first() async -> Result<Value, NetworkError> {
