@@ -5,6 +5,11 @@ extension HAR {
     ///
     /// A request that got no response (refused, reset, timed out) is recorded with status `0`
     /// and the reason in ``error``, which files carry as `_error`, the way Chrome writes it.
+    ///
+    /// The body is held decoded, so the reader and the writer correct the headers that
+    /// describe an encoding no longer there: a `Content-Encoding` such as `gzip` is dropped and
+    /// `Content-Length` set to the stored length, as mitmproxy leaves them stale. An empty body
+    /// (a `HEAD`, a `304`) and a body still gzip-compressed keep their headers.
     public struct Response: Sendable, Equatable {
         /// The status code, or `0` when the request failed before a response.
         public var status: Int
@@ -125,11 +130,13 @@ extension HAR.Response: HARDecodable {
         self.bodySize = try container.harInteger(forKey: .bodySize) ?? -1
         self.comment = container.harLenientString(forKey: .comment)
         self.error = container.harLenientString(forKey: .error)
+        self = HARContentHeaders.corrected(self)
     }
 }
 
 extension HAR.Response: HAREncodable {
     var harJSON: HARJSON {
+        let headers = HARContentHeaders.corrected(self).headers
         var object = HARJSONObject()
         object.add("status", .integer(status))
         object.add("statusText", .string(statusText))
