@@ -18,10 +18,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ErrandReplayTests",
-            dependencies: ["ErrandReplay"],
+            dependencies: ["Errand", "ErrandReplay"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
+        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,134 @@
+import Errand
+import Foundation
+
+/// One exchange as a HAR entry: made from a request and its response or failure, and turned
+/// back into that response or failure on replay.
+///
+/// ``ReplayDispatcher`` records and replays through this type; use it directly to write your
+/// own traffic to a HAR file or to answer from one.
+///
+/// ```swift
+/// let recording = try Recording(
+///     request: .get("/users"), baseURL: baseURL, response: response, duration: .milliseconds(42))
+/// let har = HAR(creator: HAR.Creator(name: "MyApp", version: "1.0"), entries: [recording.entry])
+/// let replayed = recording.replay(for: .get("/users"))  // .success(the same status, headers, body)
+/// ```
+///
+/// What is kept: the method, the absolute URL, the headers the request carries (those the
+/// transport adds on its own, such as `User-Agent`, are not known here), the body with its
+/// content type and, for a form, its fields; the response's status, headers and body, decoded.
+/// A body that arrived compressed is stored decoded, so `Content-Encoding` is dropped and
+/// `Content-Length` set to the stored length. A transport failure or a timeout is kept as
+/// status `0` with the error's code and message in `_error`, and replays as the same code.
+public struct Recording: Sendable, Equatable {
+    /// The entry, as it is written to and read from a cassette.
+    public var entry: HAR.Entry
+
+    /// Wraps an entry, such as one read from a cassette.
+    ///
+    /// - Parameter entry: The recorded exchange.
+    public init(entry: HAR.Entry) {
+        self.entry = entry
+    }
+
+    /// Records a request and the response it got.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it was dispatched.
+    ///   - baseURL: The base URL its path was resolved against, for a relative path.
+    ///   - response: The response it got, whatever its status.
+    ///   - startedDateTime: When the request started.
+    ///   - duration: How long the exchange took.
+    /// - Throws: `invalidRequest` when the request's URL cannot be formed.
+    public init(
+        request: RequestData, baseURL: URL?, response: NetworkResponse, startedDateTime: Date = Date(),
+        duration: Duration = .zero
+    ) throws(NetworkError) {
+        let milliseconds = Self.milliseconds(duration)
+        let harResponse = HAR.Response(
+            status: response.statusCode,
+            statusText: HTTPReason.phrase(for: response.statusCode),
+            cookies: response.headers.values(for: "Set-Cookie").compactMap(RecordedCookies.setCookie),
+            headers: response.headers.map { HAR.Header(name: $0.name, value: $0.value) },
+            content: HAR.Content(body: response.body, mimeType: response.headers["Content-Type"] ?? ""),
+            redirectURL: response.headers["Location"] ?? ""
+        )
+        entry = HAR.Entry(
+            startedDateTime: startedDateTime,
+            time: milliseconds,
+            request: try Self.harRequest(for: request, baseURL: baseURL),
+            response: HARContentHeaders.corrected(harResponse),
+            timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0)
+        )
+    }
+
+    /// Records a request that failed before a response came: status `0` and the error.
+    ///
+    /// - Parameters:
+    ///   - request: The request as it was dispatched.
+    ///   - baseURL: The base URL its path was resolved against, for a relative path.
+    ///   - failure: The error, usually `transport` or `timedOut`.
+    ///   - startedDateTime: When the request started.
+    ///   - duration: How long it took to fail.
+    /// - Throws: `invalidRequest` when the request's URL cannot be formed.
+    public init(
+        request: RequestData, baseURL: URL?, failure: NetworkError, startedDateTime: Date = Date(),
+        duration: Duration = .zero
+    ) throws(NetworkError) {
+        let milliseconds = Self.milliseconds(duration)
+        entry = HAR.Entry(
+            startedDateTime: startedDateTime,
+            time: milliseconds,
+            request: try Self.harRequest(for: request, baseURL: baseURL),
+            response: HAR.Response(
+                status: 0, httpVersion: "", content: HAR.Content(mimeType: "x-unknown"), bodySize: -1,
+                error: "\(failure.code.rawValue): \(failure.message)"),
+            timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0)
+        )
+    }
+
+    /// Whether a failure is worth recording: transport failures and timeouts are what the
+    /// network did; cancellations and invalid requests are what the caller did.
+    ///
+    /// - Parameter error: The failure a dispatcher reported.
+    /// - Returns: `true` for `transport` and `timedOut`.
+    public static func records(_ error: NetworkError) -> Bool {
+        error.code == .transport || error.code == .timedOut
+    }
+
+    /// The HAR request for a request: its absolute URL, headers, cookies and body.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - baseURL: The base URL a relative path resolves against.
+    /// - Returns: The request as HAR records it, with `Content-Type` from the body.
+    /// - Throws: `invalidRequest` when the URL cannot be formed (a relative path and no base URL).
+    public static func harRequest(for request: RequestData, baseURL: URL?) throws(NetworkError) -> HAR.Request
+    {
+        let url = try request.url(relativeTo: baseURL)
+        let headers = request.effectiveHeaders
+        var postData: HAR.PostData?
+        if let body = request.body {
+            let params =
+                body.kind == .form
+                ? body.formFields.map { HAR.Param(name: $0.name, value: $0.value ?? "") } : []
+            postData = HAR.PostData(
+                mimeType: headers["Content-Type"] ?? body.contentType, body: body.data ?? Data(),
+                params: params)
+        }
+        return HAR.Request(
+            method: request.method.rawValue,
+            url: url.absoluteString,
+            cookies: headers.values(for: "Cookie").flatMap(RecordedCookies.cookieHeader),
+            headers: headers.map { HAR.Header(name: $0.name, value: $0.value) },
+            postData: postData
+        )
+    }
+
+    /// A duration in milliseconds, to the microsecond.
+    static func milliseconds(_ duration: Duration) -> Double {
+        let components = duration.components
+        let exact = Double(components.seconds) * 1_000 + Double(components.attoseconds) / 1e15
+        return (exact * 1_000).rounded() / 1_000
+    }
+}
