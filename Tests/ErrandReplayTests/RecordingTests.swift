@@ -85,11 +85,25 @@ import Testing
         let reread = try Recording(entry: HAR(data: har.encoded()).entries[0])
         // Then it is status 0 with the kind, and replays as the same code
         #expect(reread.entry.response.status == 0)
-        #expect(reread.entry.response.error == "\(code.rawValue): Connection refused.")
+        let reason =
+            code == .timedOut ? "No complete response within the request's deadline." : "Connection refused."
+        #expect(reread.entry.response.error == "\(code.rawValue): \(reason)")
         #expect(reread.isFailure)
         let error = try #require(reread.replay(for: .get("/down")).failure)
         #expect(error.code == code)
-        #expect(error.message.contains("Connection refused."))
+        #expect(error.message.contains(reason))
+    }
+
+    @Test func recordsTheURLErrorOfAFailureRatherThanItsChangingMessage() throws {
+        // Given a refused connection as URLSession reports it, with a timing in its message
+        let failure = NetworkError(
+            code: .transport, message: "Failed to connect after 11 ms.",
+            underlyingError: URLError(.cannotConnectToHost))
+        // When recorded, Then the text is the same on every run
+        let recording = try Recording(request: .get("/down"), baseURL: testBaseURL, failure: failure)
+        #expect(
+            recording.entry.response.error
+                == "transport: The request failed with URLError -1004 (cannotConnectToHost).")
     }
 
     @Test func replaysOtherToolsFailuresWithTheNearestCode() throws {

@@ -82,7 +82,7 @@ public struct Recording: Sendable, Equatable {
             request: try Self.harRequest(for: request, baseURL: baseURL),
             response: HAR.Response(
                 status: 0, httpVersion: "", content: HAR.Content(mimeType: "x-unknown"), bodySize: -1,
-                error: "\(failure.code.rawValue): \(failure.message)"),
+                error: "\(failure.code.rawValue): \(Self.stableReason(of: failure))"),
             timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0)
         )
     }
@@ -124,6 +124,39 @@ public struct Recording: Sendable, Equatable {
             postData: postData
         )
     }
+
+    /// The reason of a failure in words that do not change from run to run, so that recording
+    /// the same failure again writes the same text: the `URLError` code and name when there is
+    /// one (curl's messages hold timings), one sentence for any timeout, else the message.
+    static func stableReason(of failure: NetworkError) -> String {
+        if failure.code == .timedOut {
+            return "No complete response within the request's deadline."
+        }
+        if let underlying = failure.underlyingError {
+            let error = underlying as NSError
+            if error.domain == NSURLErrorDomain {
+                let name = urlErrorNames[error.code].map { " (\($0))" } ?? ""
+                return "The request failed with URLError \(error.code)\(name)."
+            }
+        }
+        return failure.message
+    }
+
+    private static let urlErrorNames: [Int: String] = [
+        NSURLErrorCancelled: "cancelled", NSURLErrorBadURL: "badURL", NSURLErrorTimedOut: "timedOut",
+        NSURLErrorUnsupportedURL: "unsupportedURL", NSURLErrorCannotFindHost: "cannotFindHost",
+        NSURLErrorCannotConnectToHost: "cannotConnectToHost",
+        NSURLErrorNetworkConnectionLost: "networkConnectionLost",
+        NSURLErrorDNSLookupFailed: "dnsLookupFailed", NSURLErrorHTTPTooManyRedirects: "httpTooManyRedirects",
+        NSURLErrorResourceUnavailable: "resourceUnavailable",
+        NSURLErrorNotConnectedToInternet: "notConnectedToInternet",
+        NSURLErrorBadServerResponse: "badServerResponse", NSURLErrorZeroByteResource: "zeroByteResource",
+        NSURLErrorCannotDecodeRawData: "cannotDecodeRawData",
+        NSURLErrorCannotDecodeContentData: "cannotDecodeContentData",
+        NSURLErrorCannotParseResponse: "cannotParseResponse",
+        NSURLErrorSecureConnectionFailed: "secureConnectionFailed",
+        NSURLErrorServerCertificateUntrusted: "serverCertificateUntrusted",
+    ]
 
     /// A duration in milliseconds, to the microsecond.
     static func milliseconds(_ duration: Duration) -> Double {
