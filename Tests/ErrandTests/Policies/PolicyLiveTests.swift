@@ -43,8 +43,13 @@ struct PolicyLiveTests {
 
     @Test func fiftyConcurrentRequestsWithAnExpiredTokenMakeTheServerSeeOneRefresh() async throws {
         struct Tokens: Codable, Sendable {
-            let access_token: String
-            let refresh_token: String
+            let accessToken: String
+            let refreshToken: String
+
+            enum CodingKeys: String, CodingKey {
+                case accessToken = "access_token"
+                case refreshToken = "refresh_token"
+            }
         }
         struct Stats: Decodable, Sendable {
             let logins: Int
@@ -58,14 +63,14 @@ struct PolicyLiveTests {
         let login = try await Request<Tokens>(.post("/login").query("client", client).query("ttl", "0"))
             .execute(dispatcher: transport)
         let storage = InMemoryTokenStorage(
-            TokenPair(accessToken: login.access_token, refreshToken: login.refresh_token))
+            TokenPair(accessToken: login.accessToken, refreshToken: login.refreshToken))
         let dispatcher = transport.authenticating(storage: storage) { tokens in
             let renewed = try await Request<Tokens>(
                 .post("/refresh").query("client", client).query("delay", "0.3")
                     .body(.json(["refresh_token": tokens.refreshToken ?? ""]))
                     .authentication(.none).bypassingQueue()
             ).execute(dispatcher: transport)
-            return TokenPair(accessToken: renewed.access_token, refreshToken: renewed.refresh_token)
+            return TokenPair(accessToken: renewed.accessToken, refreshToken: renewed.refreshToken)
         }
 
         let probes = (0..<50).map { _ in CallbackProbe<EmptyResponse>() }
