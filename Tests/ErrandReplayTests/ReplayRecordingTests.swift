@@ -47,6 +47,8 @@ import Testing
         #expect(written.log.creator.name == "Errand")
         #expect(written.entries[0].startedDateTime == Date(timeIntervalSince1970: 1_700_000_000))
         #expect(written.entries[0].response.content.text == #"["Ada","Grace"]"#)
+        // Text stays readable text in the file
+        #expect(try files.bytes().contains(#""text": "[\"Ada\",\"Grace\"]""#))
     }
 
     @Test(arguments: [("/down", NetworkError.Code.transport), ("/slow", .timedOut)])
@@ -146,8 +148,10 @@ import Testing
         let recorder = recorder()
         #expect(try await recorder.dispatch(.get("/big")).body == binary)
         #expect(try await recorder.dispatch(upload).body == text)
-        let size = try files.bytes().count
+        let file = try files.bytes()
+        let size = file.count
         #expect(binary.count == 10_000_000)
+        #expect(file.contains(#""encoding": "base64""#))
         #expect(size > 26_000_000)
         // When replayed, Then the same bytes come back
         let replayer = replayer()

@@ -6,7 +6,8 @@ import Foundation
 /// A server that echoes a request (httpbin's `/anything`, an error page quoting a header) can
 /// put the same value somewhere else, where redaction does not look. Before a cassette is
 /// written, every value redacted so far is searched for in the bytes to be written, as the
-/// file spells it: JSON-escaped, and percent-encoded as in a URL.
+/// file spells it: JSON-escaped as a HAR string, escaped twice as inside a JSON body (with `/`
+/// written `\/` or not), and percent-encoded as in a URL.
 ///
 /// A value shorter than ``minimumLength`` is not searched for, as it would be found by chance
 /// (a cookie `k=v`); a match counts only where it is not part of a longer word, so a secret is
@@ -29,7 +30,7 @@ enum HARSecretScan {
     static func firstLeak(of secrets: Set<String>, in data: Data) -> Leak? {
         var first: (offset: Int, length: Int)?
         for secret in secrets where secret.count >= minimumLength {
-            for spelling in Set([escaped(secret), HARURLQuery.percentEncoded(secret)]) {
+            for spelling in spellings(of: secret) {
                 if let offset = find(Data(spelling.utf8), in: data), offset < first?.offset ?? Int.max {
                     first = (offset, spelling.utf8.count)
                 }
@@ -37,6 +38,16 @@ enum HARSecretScan {
         }
         guard let first else { return nil }
         return leak(at: first.offset, length: first.length, in: data)
+    }
+
+    /// The ways a secret can be written in a cassette: in a HAR string; inside a JSON body,
+    /// which escapes it once more (and may write `/` as `\/`); percent-encoded in a URL.
+    private static func spellings(of secret: String) -> Set<String> {
+        [
+            escaped(secret), escaped(escaped(secret)),
+            escaped(secret.replacingOccurrences(of: "/", with: "\\/")),
+            HARURLQuery.percentEncoded(secret),
+        ]
     }
 
     /// The first offset where `needle` occurs as a whole word, or `nil`.
