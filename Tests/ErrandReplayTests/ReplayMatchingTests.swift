@@ -199,15 +199,15 @@ import Testing
 
     @Test func findsRecordingsInALargeCassetteByLookup() async throws {
         defer { files.remove() }
-        // Given 5,000 recordings of different URLs
-        let entries = (0..<5_000).map {
+        // Given 2,000 recordings of different URLs
+        let entries = (0..<2_000).map {
             exchange("GET", "https://api.example.com/items/\($0)?v=1", answer: "item \($0)")
         }
         let replay = try replay(entries)
         // Then the first, a middle one and the last are found
-        #expect(await replay.text(.get("/items/4999").query("v", "1")) == "item 4999")
+        #expect(await replay.text(.get("/items/1999").query("v", "1")) == "item 1999")
         #expect(await replay.text(.get("/items/0").query("v", "1")) == "item 0")
-        #expect(await replay.text(.get("/items/2500").query("v", "1")) == "item 2500")
-        #expect(replay.report.unplayed.count == 4_997)
+        #expect(await replay.text(.get("/items/1000").query("v", "1")) == "item 1000")
+        #expect(replay.report.unplayed.count == 1_997)
     }
 }

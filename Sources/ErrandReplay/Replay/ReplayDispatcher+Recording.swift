@@ -1,3 +1,4 @@
+import Dispatch
 import Errand
 import Foundation
 
@@ -36,17 +37,33 @@ extension ReplayDispatcher {
                 let recording = try Recording(
                     request: request, baseURL: baseURL, response: response, startedDateTime: started,
                     duration: duration)
-                try self.store(recording.entry, for: request)
+                try await self.persist(recording.entry, for: request)
                 return response
             case .failure(let error):
                 guard Recording.records(error), !Task.isCancelled else { throw error }
                 let recording = try Recording(
                     request: request, baseURL: baseURL, failure: error, startedDateTime: started,
                     duration: duration)
-                try self.store(recording.entry, for: request)
+                try await self.persist(recording.entry, for: request)
                 throw error
             }
         }
+    }
+
+    /// Stores a recording on the dispatcher's writer queue, so that encoding and flushing a
+    /// large cassette never hold up a thread of the concurrency pool.
+    func persist(_ entry: HAR.Entry, for request: RequestData) async throws(NetworkError) {
+        let result: Result<Void, NetworkError> = await withCheckedContinuation { continuation in
+            writer.async {
+                do throws(NetworkError) {
+                    try self.store(entry, for: request)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
     }
 
     /// Adds a recording to the cassette and writes the file; on failure the recording is

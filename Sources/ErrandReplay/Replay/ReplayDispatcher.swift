@@ -1,3 +1,4 @@
+import Dispatch
 import Errand
 import Foundation
 import Synchronization
@@ -47,6 +48,8 @@ public final class ReplayDispatcher: NetworkDispatcher {
 
     let setup: ReplaySetup
     let state: Mutex<ReplayState>
+    /// Where recordings are encoded and written, one at a time, off the concurrency pool.
+    let writer = DispatchQueue(label: "Errand.ReplayDispatcher.writer")
     private let upstream: (any NetworkDispatcher)?
     private let setupFailure: NetworkError?
 
