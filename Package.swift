@@ -20,11 +20,11 @@ let package = Package(
         ),
         .testTarget(
             name: "ErrandReplayTests",
-            dependencies: ["ErrandReplay"],
+            dependencies: ["Errand", "ErrandReplay"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ErrandDITests", dependencies: ["ErrandDI"]),
-        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand"]),
+        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI"], path: "Benchmarks"),

@@ -1,6 +1,7 @@
 // Every Swift sample in README.md, verbatim, so that the README cannot drift from code that
 // compiles. `ReadmeTests` checks that each README block appears here.
 import Errand
+import ErrandReplay
 import Foundation
 
 struct User: Codable, Sendable {
@@ -80,6 +81,30 @@ enum ReadmeSamples {
             _ = try await GetAllUsers().execute()
         }
         _ = users
+    }
+
+    static func recording() async throws {
+        let baseURL = URL(string: "https://api.example.com")!
+        let replay = ReplayDispatcher(
+            cassette: ReplayDispatcher.cassetteURL("users", suite: "UserAPITests"),  // next to this file
+            baseURL: baseURL,
+            mode: .once,  // record the first time, replay ever after
+            upstream: URLSessionDispatcher(baseURL: baseURL)
+        )
+        let users = try await GetAllUsers().execute(dispatcher: replay)
+        try replay.assertAllPlayed()  // throws when a recording was never asked for
+        _ = users
+    }
+
+    static func replayConfiguration() -> ReplayDispatcher.Configuration {
+        let configuration = ReplayDispatcher.Configuration {
+            $0.matching.ignoredQueryItems = ["timestamp"]
+            $0.matching.ignoredBodyPaths = ["meta.requestId", "items[*].nonce"]
+            $0.matching.headers = ["Accept-Language"]
+            $0.whenExhausted = .repeatLast
+            $0.redaction.bodyKeys.insert("ssn")
+        }
+        return configuration
     }
 
     static func handlingErrors(dispatcher: any NetworkDispatcher) async {

@@ -25,9 +25,12 @@ import Testing
         return blocks.filter { !$0.contains("// Package.swift") && !$0.contains("import ErrandDI") }
     }
 
-    /// Lines without indentation or blank lines, so indentation inside functions does not matter.
+    /// Lines without indentation, blank lines or imports, so indentation inside functions does
+    /// not matter, and the samples file can import every module the README's blocks use.
     static func normalized(_ lines: [String]) -> [String] {
-        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        lines.map { $0.trimmingCharacters(in: .whitespaces) }.filter {
+            !$0.isEmpty && !$0.hasPrefix("import ")
+        }
     }
 
     @Test func everySwiftSampleInTheReadmeIsCompiledHere() throws {

@@ -56,7 +56,15 @@ extension HAR {
 /// Writes a file by way of a temporary file and a rename.
 enum HARFileWriter {
     /// Writes `data` to `url` atomically.
-    static func write(_ data: Data, to url: URL) throws(HARError) {
+    ///
+    /// - Parameters:
+    ///   - data: The bytes to write.
+    ///   - url: The destination.
+    ///   - beforeReplacing: Called with the temporary file once it is complete and flushed,
+    ///     just before it replaces the destination; a test looks at the files there.
+    static func write(
+        _ data: Data, to url: URL, beforeReplacing: (_ temporary: URL) throws -> Void = { _ in }
+    ) throws(HARError) {
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
@@ -65,6 +73,7 @@ enum HARFileWriter {
             let handle = try FileHandle(forWritingTo: temporary)
             defer { try? handle.close() }
             try handle.synchronize()
+            try beforeReplacing(temporary)
         } catch let error as CocoaError {
             try? FileManager.default.removeItem(at: temporary)
             throw HARError(

@@ -99,6 +99,10 @@ enum HARBodyText {
 
     /// Base64 with line breaks and spaces ignored and missing padding tolerated.
     private static func base64Decoded(_ text: String) -> Data? {
+        // Most files hold plain padded base64: decode it directly, without a pass per character.
+        if let data = Data(base64Encoded: text) {
+            return data
+        }
         var compact = text.filter { !$0.isWhitespace }
         let remainder = compact.utf8.count % 4
         if remainder == 1 {

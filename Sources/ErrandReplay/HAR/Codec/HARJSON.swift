@@ -135,7 +135,8 @@ struct HARJSONSerializer {
         output.append(0x22)
         // Most strings (base64 bodies, URLs, header values) need no escape: copy them whole.
         guard text.rangeOfCharacter(from: Self.needsEscape) != nil else {
-            output.append(contentsOf: text.utf8)
+            var text = text
+            text.withUTF8 { output.append(contentsOf: $0) }
             output.append(0x22)
             return
         }

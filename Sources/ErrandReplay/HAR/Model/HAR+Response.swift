@@ -5,6 +5,11 @@ extension HAR {
     ///
     /// A request that got no response (refused, reset, timed out) is recorded with status `0`
     /// and the reason in ``error``, which files carry as `_error`, the way Chrome writes it.
+    ///
+    /// The body is held decoded, so the reader and the writer correct the headers that
+    /// describe an encoding no longer there: a `Content-Encoding` such as `gzip` is dropped and
+    /// `Content-Length` set to the stored length, as mitmproxy leaves them stale. An empty body
+    /// (a `HEAD`, a `304`) and a body still gzip-compressed keep their headers.
     public struct Response: Sendable, Equatable {
         /// The status code, or `0` when the request failed before a response.
         public var status: Int
@@ -125,11 +130,13 @@ extension HAR.Response: HARDecodable {
         self.bodySize = try container.harInteger(forKey: .bodySize) ?? -1
         self.comment = container.harLenientString(forKey: .comment)
         self.error = container.harLenientString(forKey: .error)
+        self = HARContentHeaders.corrected(self)
     }
 }
 
 extension HAR.Response: HAREncodable {
     var harJSON: HARJSON {
+        let headers = HARContentHeaders.corrected(self).headers
         var object = HARJSONObject()
         object.add("status", .integer(status))
         object.add("statusText", .string(statusText))
@@ -143,5 +150,44 @@ extension HAR.Response: HAREncodable {
         object.add("comment", ifPresent: comment)
         object.add("_error", ifPresent: error)
         return object.json
+    }
+}
+
+/// Corrects the `Content-Encoding` and `Content-Length` headers of a response whose body is
+/// stored decoded.
+///
+/// HAR holds response bodies decoded, and Errand records them decoded (URLSession has already
+/// undone gzip and deflate). mitmproxy keeps the headers of the wire beside the decoded body: a
+/// `Content-Encoding: gzip` and the compressed `Content-Length`. Replayed as they are, they
+/// would describe bytes that are not there. The reader and the writer both apply this rule:
+///
+/// - Only a response with a stored, non-empty body and a `Content-Encoding` other than
+///   `identity` is touched. An empty body belongs to a `HEAD` or a `304`, whose headers
+///   describe a representation that was not sent.
+/// - A `gzip` body that still starts with the gzip magic bytes is still compressed: it is left
+///   as it is, headers included.
+/// - Otherwise `Content-Encoding` is removed and every `Content-Length` is set to the length of
+///   the stored body.
+enum HARContentHeaders {
+    /// The response with headers that describe its stored body.
+    static func corrected(_ response: HAR.Response) -> HAR.Response {
+        guard let body = response.content.body, !body.isEmpty else { return response }
+        let encodings = response.headers.harValues(named: "Content-Encoding")
+            .flatMap { $0.split(separator: ",") }
+            .map { HARCaseInsensitive.key($0.trimmingCharacters(in: .whitespaces)) }
+            .filter { !$0.isEmpty && $0 != "identity" }
+        guard !encodings.isEmpty else { return response }
+        if encodings.contains("gzip") || encodings.contains("x-gzip"), body.starts(with: [0x1F, 0x8B]) {
+            return response
+        }
+        var result = response
+        result.headers = response.headers.compactMap { header in
+            if header.hasName("Content-Encoding") { return nil }
+            guard header.hasName("Content-Length") else { return header }
+            var corrected = header
+            corrected.value = String(body.count)
+            return corrected
+        }
+        return result
     }
 }

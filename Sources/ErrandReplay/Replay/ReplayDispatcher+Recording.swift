@@ -1,0 +1,135 @@
+import Dispatch
+import Errand
+import Foundation
+
+extension ReplayDispatcher {
+    /// Sends `request` upstream, records what comes back, writes the cassette, and delivers.
+    ///
+    /// A response of any status is recorded; a transport failure or a timeout is recorded as
+    /// status `0`; a cancellation or any other failure is delivered without being recorded.
+    /// When the cassette cannot be written, the request fails and the file is left as it was.
+    func record(
+        _ request: RequestData, _ recorded: HAR.Request,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        guard let upstream = recordingUpstream else {
+            onError(
+                NetworkError(
+                    code: .invalidRequest, message: "No upstream to record through.", request: request))
+            return CancellableAction.none
+        }
+        let configuration = configuration
+        let baseURL = baseURL
+        return ReplayCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+            () async throws(NetworkError) -> NetworkResponse in
+            let started = configuration.now()
+            let (result, duration) = await Self.timed(on: configuration.clock) {
+                () async -> Result<NetworkResponse, NetworkError> in
+                do throws(NetworkError) {
+                    return .success(try await upstream.dispatch(request))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let response):
+                let recording = try Recording(
+                    request: request, baseURL: baseURL, response: response, startedDateTime: started,
+                    duration: duration)
+                try await self.persist(recording.entry, for: request)
+                return response
+            case .failure(let error):
+                guard Recording.records(error), !Task.isCancelled else { throw error }
+                let recording = try Recording(
+                    request: request, baseURL: baseURL, failure: error, startedDateTime: started,
+                    duration: duration)
+                try await self.persist(recording.entry, for: request)
+                throw error
+            }
+        }
+    }
+
+    /// Stores a recording on the dispatcher's writer queue, so that encoding and flushing a
+    /// large cassette never hold up a thread of the concurrency pool.
+    func persist(_ entry: HAR.Entry, for request: RequestData) async throws(NetworkError) {
+        let result: Result<Void, NetworkError> = await withCheckedContinuation { continuation in
+            writer.async {
+                do throws(NetworkError) {
+                    try self.store(entry, for: request)
+                    continuation.resume(returning: .success(()))
+                } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+        }
+        try result.get()
+    }
+
+    /// Adds a recording to the cassette and writes the file; on failure the recording is
+    /// dropped again and the file stays as it was.
+    func store(_ entry: HAR.Entry, for request: RequestData) throws(NetworkError) {
+        let cassette = cassette
+        let redaction = configuration.redaction
+        try state.withLock { (state: inout ReplayState) throws(NetworkError) in
+            state.append(entry)
+            do throws(CassetteWriteFailure) {
+                try Self.write(
+                    HAR(log: state.log), to: cassette, redaction: redaction,
+                    secrets: state.index.redactor.secrets)
+            } catch {
+                state.removeLast()
+                var redactor = HARRedactor(redaction)
+                let shown = "\(entry.request.method) \(redactor.redact(url: entry.request.url))"
+                throw NetworkError(
+                    code: .invalidRequest,
+                    message: "The recording of \(shown) was not written to the cassette \(cassette.path): "
+                        + "\(error.reason) The cassette was left as it was.",
+                    request: request,
+                    underlyingError: error.harError)
+            }
+        }
+    }
+
+    /// Why a cassette was not written.
+    struct CassetteWriteFailure: Error {
+        let reason: String
+        let harError: HARError?
+    }
+
+    /// Redacts, encodes, scans and atomically writes a cassette.
+    static func write(_ har: HAR, to url: URL, redaction: HAR.Redaction, secrets: Set<String>)
+        throws(CassetteWriteFailure)
+    {
+        var redactor = HARRedactor(redaction)
+        let data: Data
+        do {
+            data = try HARJSONSerializer.serialize(redactor.redact(har).harJSON)
+        } catch {
+            throw CassetteWriteFailure(reason: "\(error)", harError: error)
+        }
+        if let leak = HARSecretScan.firstLeak(of: secrets.union(redactor.secrets), in: data) {
+            let place = leak.entryIndex.map { "line \(leak.line) (entry \($0))" } ?? "line \(leak.line)"
+            throw CassetteWriteFailure(
+                reason: "a value that was redacted elsewhere in this session appears in clear at \(place): "
+                    + "\(leak.context). A server that echoes a request puts secrets where redaction does "
+                    + "not look; add the key or header it appears under to configuration.redaction "
+                    + "(bodyKeys, headerNames or queryItemNames).",
+                harError: nil)
+        }
+        do {
+            try HARFileWriter.write(data, to: url)
+        } catch {
+            throw CassetteWriteFailure(reason: "\(error)", harError: error)
+        }
+    }
+
+    /// Runs `operation` and measures how long it took on `clock`.
+    static func timed<C: Clock<Duration>, Value>(
+        on clock: C, _ operation: () async -> Value
+    ) async -> (Value, Duration) {
+        let start = clock.now
+        let value = await operation()
+        return (value, start.duration(to: clock.now))
+    }
+}
