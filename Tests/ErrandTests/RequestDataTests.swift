@@ -91,4 +91,12 @@ import Testing
     @Test func describesMethodPathAndQuery() {
         #expect(RequestData.get("/search").query("q", "a b").description == "GET /search?q=a%20b")
     }
+
+    @Test func descriptionsNeverShowSecretQueryValues() {
+        let request = RequestData.get("/items").query("api_key", "k-123").query("page", "2").query(
+            "Access_Token", "t")
+        #expect(request.description == "GET /items?api_key=<redacted>&page=2&Access_Token=<redacted>")
+        let error = NetworkError(code: .transport, message: "offline", request: request)
+        #expect(!error.description.contains("k-123"))
+    }
 }

@@ -90,6 +90,13 @@ struct URLSessionDispatcherLiveTests {
         }
     }
 
+    @Test func aSubSecondTimeoutWaitsForItsWholeDeadline() async throws {
+        // httpbin answers after 0.2 s, well inside 0.8 s. FoundationNetworking truncates a
+        // request's idle timeout to whole seconds, which fired this one at once.
+        let echo = try await Request<Echo>(.get("/delay/0.2").timeout(0.8)).execute(dispatcher: dispatcher)
+        #expect(echo.url?.hasSuffix("/delay/0.2") == true)
+    }
+
     @Test func cancellingInFlightEndsPromptly() async throws {
         // httpbin answers after 5 s; `cancelled` means the cancel ended it first.
         let probe = CallbackProbe<Echo>()

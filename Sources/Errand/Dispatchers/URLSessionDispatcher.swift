@@ -105,7 +105,9 @@ extension RequestData {
     func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
         var urlRequest = URLRequest(url: try url(relativeTo: baseURL))
         urlRequest.httpMethod = method.rawValue
-        urlRequest.timeoutInterval = timeout
+        // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,
+        // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job.
+        urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
         for field in effectiveHeaders {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }

@@ -86,11 +86,26 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The method and the path with its query, for example `GET /search?q=swift`.
+    ///
+    /// Values of query items that carry credentials (``secretQueryNames``: `token`, `api_key`,
+    /// `password`, …) are shown as `<redacted>`, since descriptions end up in logs and errors.
     public var description: String {
-        let queryString = PercentEncoding.queryString(query)
+        let shown = query.map { item in
+            Self.secretQueryNames.contains(item.name.lowercased()) && item.value != nil
+                ? URLQueryItem(name: item.name, value: "<redacted>") : item
+        }
+        let queryString = PercentEncoding.queryString(shown).replacingOccurrences(
+            of: "%3Credacted%3E", with: "<redacted>")
         guard !queryString.isEmpty else { return "\(method) \(path)" }
         return "\(method) \(path)\(path.contains("?") ? "&" : "?")\(queryString)"
     }
+
+    /// Query item names whose values ``description`` never shows.
+    public static let secretQueryNames: Set<String> = [
+        "token", "access_token", "refresh_token", "id_token", "password", "client_secret", "api_key",
+        "apikey",
+        "key", "secret", "signature", "sig",
+    ]
 
     /// Checks what can be checked before anything is sent.
     ///
