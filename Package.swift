@@ -27,7 +27,8 @@ let package = Package(
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
-            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI"], path: "Benchmarks"),
+            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay"],
+            path: "Benchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )
