@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,7 +12,7 @@ import Synchronization
 /// body is lost) is delivered as an answer. Server
 /// trust and client certificate challenges keep the system's default handling.
 final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
-    private let challenged = Mutex<[Int: HTTPURLResponse]>([:])
+    private let challenged = Locked<[Int: HTTPURLResponse]>([:])
 
     /// The challenges a server makes with `WWW-Authenticate`; others (TLS) keep default handling.
     private static let httpMethods: Set<String> = [

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One timer for all the deadlines of a dispatcher's requests.
 ///
@@ -20,7 +19,7 @@ final class DeadlineScheduler: Sendable {
         var armedFor: UInt64 = .max
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue = DispatchQueue(label: "errand.deadlines")
     private let timer: TimerBox
 

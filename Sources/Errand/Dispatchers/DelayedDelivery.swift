@@ -1,12 +1,10 @@
-import Synchronization
-
 /// A delivery that waits on a clock first and can be cancelled while it waits.
 final class DelayedDelivery: Cancellable {
-    private let pending: Mutex<(deliver: @Sendable () -> Void, onCancel: @Sendable () -> Void)?>
-    private let waiter = Mutex<Task<Void, Never>?>(nil)
+    private let pending: Locked<(deliver: @Sendable () -> Void, onCancel: @Sendable () -> Void)?>
+    private let waiter = Locked<Task<Void, Never>?>(nil)
 
     private init(deliver: @escaping @Sendable () -> Void, onCancel: @escaping @Sendable () -> Void) {
-        pending = Mutex((deliver, onCancel))
+        pending = Locked((deliver, onCancel))
     }
 
     /// Waits `delay` on `clock`, then delivers, unless cancelled first.

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A dispatcher that answers from stubs in memory and never touches the network.
 ///
@@ -24,7 +23,7 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         var received: [RequestData] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: any Clock<Duration>
     private let latency: Duration
     private let recordsRequests: Bool

@@ -20,7 +20,7 @@ final class SessionCall: Cancellable {
     var taskIdentifier: Int { startedTask.load(ordering: .acquiring) }
     private let startedTask = Atomic<Int>(-1)
     private let deadline: TimeInterval
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(
         request: RequestData, deadline: TimeInterval,
@@ -29,7 +29,7 @@ final class SessionCall: Cancellable {
     ) {
         self.request = request
         self.deadline = deadline
-        self.state = Mutex(State(onSuccess: onSuccess, onError: onError))
+        self.state = Locked(State(onSuccess: onSuccess, onError: onError))
     }
 
     /// Starts the task and its deadline on `deadlines`.

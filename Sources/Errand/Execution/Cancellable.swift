@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A request in flight that can be cancelled.
 ///
 /// Cancelling ends the request with a `NetworkError` of code `cancelled`, promptly; cancelling a
@@ -11,11 +9,11 @@ public protocol Cancellable: Sendable {
 
 /// A cancellable that runs a closure once, on the first ``cancel()``.
 public final class CancellableAction: Cancellable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Locked<(@Sendable () -> Void)?>
 
     /// Creates a cancellable that runs `action` on the first call to ``cancel()``.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Locked(action)
     }
 
     /// A cancellable whose cancel does nothing, for work that is already done.

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Bridges a callback operation to async/await: the task's cancellation cancels the operation.
 ///
 /// - Parameters:
@@ -30,7 +28,7 @@ final class CancellationHandle: Sendable {
         case cancelled
     }
 
-    private let state = Mutex(State.waiting)
+    private let state = Locked(State.waiting)
 
     /// Records the handle; cancels it at once if cancellation came first.
     func attach(_ cancellable: any Cancellable) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The dispatcher that `execute` uses when it is given none.
 ///
 /// Out of the box it is one shared ``URLSessionDispatcher`` with no base URL (so requests need
@@ -9,7 +7,7 @@ import Synchronization
 public enum DefaultDispatcher {
     @TaskLocal private static var override: (any NetworkDispatcher)?
 
-    private static let processWide = Mutex<any NetworkDispatcher>(URLSessionDispatcher())
+    private static let processWide = Locked<any NetworkDispatcher>(URLSessionDispatcher())
 
     /// The dispatcher in force here: the innermost override, else the process-wide one.
     public static var current: any NetworkDispatcher {

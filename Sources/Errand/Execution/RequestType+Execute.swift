@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 extension RequestType {
     /// Sends the request, validates the status, decodes the body, and calls back exactly once.
@@ -100,11 +99,11 @@ final class ExecutionCall<Value: Sendable>: Cancellable {
     }
 
     private let request: RequestData
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(request: RequestData, completion: @escaping @Sendable (Result<Value, NetworkError>) -> Void) {
         self.request = request
-        self.state = Mutex(State(completion: completion))
+        self.state = Locked(State(completion: completion))
     }
 
     /// Keeps the dispatcher's handle for ``cancel()``; drops it when the call already finished.

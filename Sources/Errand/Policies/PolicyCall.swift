@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Runs a policy's async work as one dispatch: exactly one callback, and a cancel that stops the
 /// work and reports `cancelled` at once, whatever the work is waiting on.
 ///
@@ -14,14 +12,14 @@ final class PolicyCall: Cancellable {
     }
 
     private let request: RequestData
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private init(
         request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) {
         self.request = request
-        self.state = Mutex(State(onSuccess: onSuccess, onError: onError))
+        self.state = Locked(State(onSuccess: onSuccess, onError: onError))
     }
 
     /// Starts `operation` in a task and reports its outcome through the callbacks.

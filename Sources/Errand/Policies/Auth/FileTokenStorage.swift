@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Token storage in a JSON file readable by its owner only (mode 0600), on Linux and Apple.
 ///
@@ -9,7 +8,7 @@ import Synchronization
 public final class FileTokenStorage: TokenStorage {
     /// The file the tokens live in.
     public let url: URL
-    private let cache = Mutex<TokenPair??>(nil)
+    private let cache = Locked<TokenPair??>(nil)
 
     /// Creates a storage backed by the file at `url`.
     public init(url: URL) {

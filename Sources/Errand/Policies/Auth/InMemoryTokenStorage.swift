@@ -1,12 +1,10 @@
-import Synchronization
-
 /// Token storage in memory, for tests and for apps that sign in on every launch.
 public final class InMemoryTokenStorage: TokenStorage {
-    private let tokens: Mutex<TokenPair?>
+    private let tokens: Locked<TokenPair?>
 
     /// Creates a storage holding `tokens`.
     public init(_ tokens: TokenPair? = nil) {
-        self.tokens = Mutex(tokens)
+        self.tokens = Locked(tokens)
     }
 
     /// The stored pair.
