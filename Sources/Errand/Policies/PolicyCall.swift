@@ -1,10 +1,11 @@
-/// Runs a policy's async work as one dispatch: exactly one callback, and a cancel that stops the
-/// work and reports `cancelled` at once, whatever the work is waiting on.
+/// Runs a dispatcher's async work as one dispatch: exactly one callback, and a cancel that stops
+/// the work and reports `cancelled` at once, whatever the work is waiting on.
 ///
-/// Policies write their logic as plain async code (`try await inner.dispatch(request)`, clock
+/// Shared by the policies and by `ErrandReplay` (recording through an upstream, waiting the
+/// recorded time). Policies write their logic as plain async code (`try await inner.dispatch(request)`, clock
 /// sleeps, token refreshes); the task's cancellation reaches the inner dispatch through
 /// ``NetworkDispatcher/dispatch(_:)``.
-final class PolicyCall: Cancellable {
+package final class PolicyCall: Cancellable {
     private struct State {
         var onSuccess: (@Sendable (NetworkResponse) -> Void)?
         var onError: (@Sendable (NetworkError) -> Void)?
@@ -23,7 +24,7 @@ final class PolicyCall: Cancellable {
     }
 
     /// Starts `operation` in a task and reports its outcome through the callbacks.
-    static func start(
+    package static func start(
         request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void,
         operation: @escaping @Sendable () async throws(NetworkError) -> NetworkResponse
@@ -45,7 +46,8 @@ final class PolicyCall: Cancellable {
         return call
     }
 
-    func cancel() {
+    /// Stops the work and reports `cancelled` now, unless the call has already finished.
+    package func cancel() {
         let task = state.withLock { $0.task }
         task?.cancel()
         finish(.failure(.cancelled(request)))

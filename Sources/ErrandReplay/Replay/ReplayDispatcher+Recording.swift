@@ -21,7 +21,7 @@ extension ReplayDispatcher {
         }
         let configuration = configuration
         let baseURL = baseURL
-        return ReplayCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) -> NetworkResponse in
             let started = configuration.now()
             let (result, duration) = await Self.timed(on: configuration.clock) {

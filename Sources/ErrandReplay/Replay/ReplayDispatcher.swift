@@ -163,7 +163,7 @@ public final class ReplayDispatcher: NetworkDispatcher {
         }
         let clock = configuration.clock
         let delay = Duration.microseconds(Int64((milliseconds * 1_000).rounded()))
-        return ReplayCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) -> NetworkResponse in
             do {
                 try await clock.sleep(for: delay)
