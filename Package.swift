@@ -10,24 +10,31 @@ let package = Package(
         .library(name: "ErrandDI", targets: ["ErrandDI"]),
     ],
     targets: [
-        .target(name: "Errand"),
-        .target(name: "ErrandReplay", dependencies: ["Errand"]),
-        .target(name: "ErrandDI"),
+        // The one lock wrapper every module uses; internal to the package, not a product.
+        .target(name: "ErrandSync"),
+        .target(name: "Errand", dependencies: ["ErrandSync"]),
+        .target(name: "ErrandReplay", dependencies: ["Errand", "ErrandSync"]),
+        .target(name: "ErrandDI", dependencies: ["ErrandSync"]),
+        // Helpers shared by the test targets (clocks, callback probes, the live servers); not a product.
+        .target(
+            name: "ErrandTestSupport", dependencies: ["Errand", "ErrandSync"],
+            path: "Tests/ErrandTestSupport"),
         .testTarget(
             name: "ErrandTests",
-            dependencies: ["Errand"],
+            dependencies: ["Errand", "ErrandSync", "ErrandTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ErrandReplayTests",
-            dependencies: ["Errand", "ErrandReplay"],
+            dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "ErrandDITests", dependencies: ["ErrandDI"]),
+        .testTarget(
+            name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
-            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay"],
+            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Errand
 import ErrandReplay
+import ErrandTestSupport
 import Foundation
 import Synchronization
 import Testing

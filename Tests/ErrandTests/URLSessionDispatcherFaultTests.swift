@@ -1,4 +1,5 @@
 import Errand
+import ErrandTestSupport
 import Foundation
 import Testing
 

@@ -1,3 +1,4 @@
+import ErrandSync
 import Foundation
 
 #if canImport(FoundationNetworking)

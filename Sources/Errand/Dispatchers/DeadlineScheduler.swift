@@ -1,4 +1,5 @@
 import Dispatch
+import ErrandSync
 
 /// One timer for all the deadlines of a dispatcher's requests.
 ///

@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// A delivery that waits on a clock first and can be cancelled while it waits.
 final class DelayedDelivery: Cancellable {
     private let pending: Locked<(deliver: @Sendable () -> Void, onCancel: @Sendable () -> Void)?>

@@ -1,3 +1,4 @@
+import ErrandSync
 import Foundation
 
 /// A dispatcher that answers from stubs in memory and never touches the network.

@@ -1,4 +1,5 @@
 import Dispatch
+import ErrandSync
 import Foundation
 import Synchronization
 

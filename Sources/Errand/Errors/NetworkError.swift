@@ -23,6 +23,12 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case sessionExpired
         /// A fake or replay dispatcher had nothing that matches the request.
         case unmatchedRequest
+        /// A cassette could not be read or written, or a recording setting is wrong (replay mode,
+        /// a recording refused in CI, a secret that would have been written in clear).
+        case cassette
+        /// The token storage could not be read or written (a corrupt or unreadable token file, a
+        /// keychain error); the stored session is not usable until it is fixed or cleared.
+        case tokenStorage
     }
 
     /// What kind of failure this is.
@@ -71,6 +77,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .decoding: "The server's answer could not be read."
         case .sessionExpired: "Your session has expired. Please sign in again."
         case .unmatchedRequest: "No saved response matches this request."
+        case .cassette: "Saved responses could not be read or written."
+        case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
         }
     }
 

@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// A request in flight that can be cancelled.
 ///
 /// Cancelling ends the request with a `NetworkError` of code `cancelled`, promptly; cancelling a

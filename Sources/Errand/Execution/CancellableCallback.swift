@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// Bridges a callback operation to async/await: the task's cancellation cancels the operation.
 ///
 /// - Parameters:

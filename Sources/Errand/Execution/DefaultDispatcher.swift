@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// The dispatcher that `execute` uses when it is given none.
 ///
 /// Out of the box it is one shared ``URLSessionDispatcher`` with no base URL (so requests need

@@ -1,4 +1,5 @@
 import Dispatch
+import ErrandSync
 
 extension RequestType {
     /// Sends the request, validates the status, decodes the body, and calls back exactly once.

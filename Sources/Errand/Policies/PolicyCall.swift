@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// Runs a dispatcher's async work as one dispatch: exactly one callback, and a cancel that stops
 /// the work and reports `cancelled` at once, whatever the work is waiting on.
 ///

@@ -1,3 +1,4 @@
+import ErrandTestSupport
 import Foundation
 
 /// Type-checks a snippet of Swift against the built ErrandDI module, for checks that only the

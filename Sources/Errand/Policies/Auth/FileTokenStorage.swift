@@ -1,3 +1,4 @@
+import ErrandSync
 import Foundation
 
 /// Token storage in a JSON file readable by its owner only (mode 0600), on Linux and Apple.

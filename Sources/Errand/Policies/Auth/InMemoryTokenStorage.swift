@@ -1,3 +1,5 @@
+import ErrandSync
+
 /// Token storage in memory, for tests and for apps that sign in on every launch.
 public final class InMemoryTokenStorage: TokenStorage {
     private let tokens: Locked<TokenPair?>

@@ -1,14 +1,19 @@
-import Synchronization
+import ErrandSync
 import Testing
 
 /// A clock that moves only when a test says so, so delays are tested without sleeping.
-final class ManualClock: Clock {
-    struct Instant: InstantProtocol {
-        var offset: Duration
+package final class ManualClock: Clock {
+    /// A point on the manual time line.
+    package struct Instant: InstantProtocol {
+        /// The time since the clock was made.
+        package var offset: Duration
 
-        func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
-        func duration(to other: Instant) -> Duration { other.offset - offset }
-        static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
+        /// Creates the instant `offset` after the clock's start.
+        package init(offset: Duration) { self.offset = offset }
+
+        package func advanced(by duration: Duration) -> Instant { Instant(offset: offset + duration) }
+        package func duration(to other: Instant) -> Duration { other.offset - offset }
+        package static func < (lhs: Instant, rhs: Instant) -> Bool { lhs.offset < rhs.offset }
     }
 
     private struct Sleeper {
@@ -23,15 +28,18 @@ final class ManualClock: Clock {
         var nextID = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
-    var now: Instant { state.withLock { $0.now } }
-    var minimumResolution: Duration { .zero }
+    /// Creates a clock at offset zero.
+    package init() {}
+
+    package var now: Instant { state.withLock { $0.now } }
+    package var minimumResolution: Duration { .zero }
 
     /// How many sleeps are waiting for time to pass.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    package var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
-    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    package func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
             return state.nextID
@@ -56,7 +64,7 @@ final class ManualClock: Clock {
     }
 
     /// Moves time forward and wakes the sleeps whose deadline has come.
-    func advance(by duration: Duration) {
+    package func advance(by duration: Duration) {
         let due = state.withLock { state in
             state.now = state.now.advanced(by: duration)
             let now = state.now
@@ -68,7 +76,7 @@ final class ManualClock: Clock {
     }
 
     /// Waits (by yielding, not by sleeping) until `count` sleeps are waiting.
-    func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
+    package func waitForSleepers(_ count: Int = 1, sourceLocation: SourceLocation = #_sourceLocation) async {
         await waitUntil("\(count) sleepers", sourceLocation: sourceLocation) { sleeperCount >= count }
     }
 }

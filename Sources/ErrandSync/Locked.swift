@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value behind a lock: the one lock wrapper of the library, with `Mutex`'s `withLock` shape.
+/// A value behind a lock: the one lock wrapper of every Errand module, with `Mutex`'s `withLock`
+/// shape.
 ///
 /// `@unchecked Sendable`: every access to `value` goes through `withLock`, which holds `lock`.
 /// Built on `NSLock` rather than `Synchronization.Mutex` because the thread sanitizer on Linux

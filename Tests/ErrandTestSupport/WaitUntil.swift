@@ -3,7 +3,7 @@ import Testing
 /// Yields until `condition` holds, failing the test instead of hanging when it never does.
 ///
 /// It never sleeps: each round gives other tasks a turn. The bound is on rounds, not time.
-func waitUntil(
+package func waitUntil(
     _ description: @autoclosure () -> String = "condition", rounds: Int = 2_000_000,
     sourceLocation: SourceLocation = #_sourceLocation, _ condition: () -> Bool
 ) async {
