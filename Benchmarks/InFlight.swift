@@ -1,3 +1,4 @@
+import ErrandSync
 import Synchronization
 
 /// Runs `total` operations with `inFlight` of them running at any time, and times the run.
@@ -82,7 +83,7 @@ private final class CallbackRun: Sendable {
 
     private let total: Int
     private let operation: InFlight.CallbackOperation
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(total: Int, operation: @escaping InFlight.CallbackOperation) {
         self.total = total

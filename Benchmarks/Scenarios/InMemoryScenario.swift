@@ -1,6 +1,6 @@
 import Errand
+import ErrandSync
 import Foundation
-import Synchronization
 
 /// `execute` on an `InMemoryDispatcher` against `JSONDecoder` alone on the same bytes.
 ///
@@ -89,7 +89,7 @@ struct InMemoryScenario: Scenario {
 
 /// Adds up checksums delivered to callbacks, and keeps the first error.
 final class Tally: Sendable {
-    private let state = Mutex<(sum: Int, error: NetworkError?)>((0, nil))
+    private let state = Locked<(sum: Int, error: NetworkError?)>((0, nil))
 
     func add(_ checksum: Int) {
         state.withLock { $0.sum &+= checksum }

@@ -1,6 +1,6 @@
 import Errand
+import ErrandSync
 import Foundation
-import Synchronization
 
 /// How much the peak resident memory grows over many requests, Errand beside the baseline.
 ///
@@ -54,7 +54,7 @@ struct MemoryScenario: Scenario {
         errand: (name: String, workload: SoloWorkload.Kind), count: Int, rounds: Int,
         context: BenchmarkContext
     ) async throws -> ResultRow {
-        let reports = Mutex<[SoloWorkload.Kind: [MemoryReport]]>([:])
+        let reports = Locked<[SoloWorkload.Kind: [MemoryReport]]>([:])
         func contender(_ name: String, _ workload: SoloWorkload.Kind) -> Contender {
             Contender(name: name) {
                 let report = try MemoryReport.measureInChildProcess(workload, count: count)

@@ -1,5 +1,6 @@
 import Errand
 import ErrandReplay
+import ErrandSync
 import Foundation
 import Synchronization
 
@@ -207,7 +208,7 @@ final class ReplayFeed: Sendable {
     private static let stride = 7_919
 
     let cassette: ReplayCassette
-    private let state = Mutex<(dispatcher: ReplayDispatcher?, next: Int)>((nil, 0))
+    private let state = Locked<(dispatcher: ReplayDispatcher?, next: Int)>((nil, 0))
 
     init(_ cassette: ReplayCassette) {
         self.cassette = cassette
@@ -239,7 +240,7 @@ final class ReplayFeed: Sendable {
 
 /// Counts the answers that carry the expected body, and keeps the first failure.
 final class ReplayCheck: Sendable {
-    private let state = Mutex<(served: Int, failure: String?)>((0, nil))
+    private let state = Locked<(served: Int, failure: String?)>((0, nil))
 
     func accept(_ response: NetworkResponse, _ body: Data) {
         state.withLock { state in
