@@ -1,7 +1,7 @@
 import Dispatch
 import ErrandDI
+import ErrandSync
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ScopeTests {
@@ -90,7 +90,7 @@ import Testing
 
         // When the slow factory runs on a thread of its own (not the cooperative pool, which the
         // semaphores could starve) and the test resolves other bindings meanwhile
-        let slowResult = Mutex<Int?>(nil)
+        let slowResult = Locked<Int?>(nil)
         let slowDone = DispatchSemaphore(value: 0)
         Thread {
             slowResult.withLock { $0 = try? container.resolveThrowing(Session.self).number }
