@@ -1,17 +1,35 @@
 import ErrandSync
+import Synchronization
 
 extension DI {
     /// The container of the current task, if one was bound with `withOverrides` or `withCurrent`.
     @TaskLocal static var taskContainer: DI?
 
-    /// The app's container, replaced by `configure`, under its lock.
-    private static let sharedStorage = Locked(DI(name: "DI.shared"))
+    /// The app's container and the number of times it was replaced, under the lock; replaced by
+    /// `configure`.
+    private static let sharedStorage = Locked((container: DI(name: "DI.shared"), generation: 0))
+
+    /// The generation of `sharedStorage`, readable without its lock.
+    private static let sharedGeneration = Atomic<Int>(0)
 
     /// The app's container, as last set by ``configure(name:modules:_:)``.
     ///
     /// Before any configuration it is an empty container named `DI.shared`.
+    ///
+    /// Every `@Inject` outside a test reads it, from any thread, so it avoids the lock: each
+    /// thread keeps the container it read last together with its generation, and takes the lock
+    /// only when `configure` has replaced it since. The cost is that a replaced container (and
+    /// its singletons) may live on until every thread that used it reads `shared` again or ends.
     public static var shared: DI {
-        sharedStorage.withLock { $0 }
+        let generation = sharedGeneration.load(ordering: .acquiring)
+        let thread = ResolutionStack.current
+        if thread.sharedGeneration == generation, let container = thread.sharedContainer {
+            return container
+        }
+        let (container, current) = sharedStorage.withLock { ($0.container, $0.generation) }
+        thread.sharedContainer = container
+        thread.sharedGeneration = current
+        return container
     }
 
     /// The container that `@Inject`, `@HiltViewModel`, `Provider` and `Lazy` use by default.
@@ -48,7 +66,10 @@ extension DI {
         _ configure: (Registrar) -> Void = { _ in }
     ) -> DI {
         let container = DI(name: name, modules: modules, configure)
-        sharedStorage.withLock { $0 = container }
+        sharedStorage.withLock { storage in
+            storage = (container, storage.generation + 1)
+            sharedGeneration.store(storage.generation, ordering: .releasing)
+        }
         return container
     }
 
