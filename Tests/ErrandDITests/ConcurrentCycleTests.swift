@@ -102,7 +102,9 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
         #expect(missedStart.withLock { $0 } == false)
         #expect(outcome.map { $0?.code } == [DIError.Code.dependencyCycle, .dependencyCycle])
         #expect(outcome.map { $0?.path } == [["Ping", "Pong", "Ping"], ["Pong", "Ping", "Pong"]])
-        #expect(outcome[0]?.description.hasPrefix("Dependency cycle in container \"App\": Ping → Pong → Ping.") == true)
+        #expect(
+            outcome[0]?.description.hasPrefix("Dependency cycle in container \"App\": Ping → Pong → Ping.")
+                == true)
     }
 
     @Test func aCycleOfThreeSingletonsResolvedFromThreeThreadsAtOnceIsReportedOnEach() throws {
@@ -133,7 +135,8 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
 
         // Then every thread gets the cycle, each starting from what it asked for
         let outcome = try #require(errors, "the three resolves deadlocked")
-        #expect(outcome.map { $0?.code } == [DIError.Code.dependencyCycle, .dependencyCycle, .dependencyCycle])
+        #expect(
+            outcome.map { $0?.code } == [DIError.Code.dependencyCycle, .dependencyCycle, .dependencyCycle])
         #expect(
             outcome.map { $0?.path } == [
                 ["NodeA", "NodeB", "NodeC", "NodeA"],

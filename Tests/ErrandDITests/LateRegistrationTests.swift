@@ -75,7 +75,8 @@ import Testing
             kept = di
             di.register(Config.self) { _ in Config(retries: 1) }
         }
-        let child = parent.child(name: "Screen") { di in di.register(Session.self) { _ in Session(number: 1) } }
+        let child = parent.child(name: "Screen") { di in di.register(Session.self) { _ in Session(number: 1) }
+        }
         kept?.register(TokenStore.self) { _ in TokenStore(token: "late") }
 
         // Then what the child registers itself resolves, and what it asks of the parent reports it
