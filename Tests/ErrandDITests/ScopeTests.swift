@@ -167,6 +167,40 @@ import Testing
         #expect(try container.resolveThrowing(TokenStore.self) === appWide)
     }
 
+    @Test func aResetDuringCreationDoesNotWaitAndForgetsTheValueBeingCreated() throws {
+        // Given a session-scoped binding whose first factory run waits until a reset has returned
+        let runs = Counter()
+        let factoryStarted = DispatchSemaphore(value: 0)
+        let resetReturned = DispatchSemaphore(value: 0)
+        let container = DI { di in
+            di.register(Session.self, scope: .session) { _ in
+                let number = runs.increment()
+                if number == 1 {
+                    factoryStarted.signal()
+                    _ = resetReturned.wait(timeout: .now() + 10)
+                }
+                return Session(number: number)
+            }
+        }
+        let first = Locked<Int?>(nil)
+        let firstDone = DispatchSemaphore(value: 0)
+        Thread {
+            first.withLock { $0 = try? container.resolveThrowing(Session.self).number }
+            firstDone.signal()
+        }.start()
+        #expect(factoryStarted.wait(timeout: .now() + 10) == .success)
+
+        // When the scope is reset while that value is being created
+        container.reset(.session)
+        resetReturned.signal()
+
+        // Then its caller gets it, but the scope does not keep it
+        #expect(firstDone.wait(timeout: .now() + 10) == .success)
+        #expect(first.withLock { $0 } == 1)
+        #expect(try container.resolveThrowing(Session.self).number == 2)
+        #expect(try container.resolveThrowing(Session.self).number == 2)
+    }
+
     @Test func resettingOneNamedScopeLeavesOthersAlone() throws {
         let container = DI { di in
             di.register(Session.self, scope: .session) { _ in Session(number: 1) }
