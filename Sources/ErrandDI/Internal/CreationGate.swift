@@ -11,8 +11,11 @@ import ErrandSync
 /// end, and the thread gets ``DIError/Code/dependencyCycle`` with the path instead. It unwinds,
 /// releases its gates, and the other thread then meets the same cycle on its own stack.
 final class CreationGate: Sendable {
-    /// Held while a value is created; guards nothing else.
-    private let lock = Locked(())
+    /// Held while a value is created; guards only the count of creations run under it.
+    ///
+    /// The count gives the lock a stored value of non-zero size: with `Locked(())` the thread
+    /// sanitizer reported races on the zero-sized value although every access held the lock.
+    private let lock = Locked(0)
 
     /// Creates an open gate.
     init() {}
@@ -37,7 +40,8 @@ final class CreationGate: Sendable {
             throw DIError.cycle(path: cycle, in: container)
         }
         // `Locked.withLock` rethrows untyped errors, so the typed result travels in a `Result`.
-        let result = lock.withLock { _ -> Result<R, DIError> in
+        let result = lock.withLock { runs -> Result<R, DIError> in
+            runs += 1
             WaitGraph.shared.acquired(stack, id, binding: binding)
             defer { WaitGraph.shared.released(id) }
             return Result { () throws(DIError) -> R in try body() }
