@@ -41,7 +41,7 @@ final class CreationGate: Sendable {
         }
         // `Locked.withLock` rethrows untyped errors, so the typed result travels in a `Result`.
         let result = lock.withLock { runs -> Result<R, DIError> in
-            runs += 1
+            runs &+= 1
             WaitGraph.shared.acquired(stack, id, binding: binding)
             defer { WaitGraph.shared.released(id) }
             return Result { () throws(DIError) -> R in try body() }
