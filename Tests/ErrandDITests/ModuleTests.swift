@@ -1,4 +1,7 @@
+import Dispatch
 import ErrandDI
+import ErrandSync
+import Foundation
 import Testing
 
 /// A module as an app writes one.
@@ -40,6 +43,18 @@ private struct ProfileModule: DIModule {
         #expect(
             try configured.resolveThrowing(ProfileService.self).client.baseURL == "https://shared.example.com"
         )
+
+        // Configuring again replaces it for this thread, which has read it already, and for others
+        let replaced = DI.configure(name: "App 2")
+        #expect(DI.shared === replaced)
+        let seenElsewhere = Locked<DI?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            seenElsewhere.withLock { $0 = DI.shared }
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(seenElsewhere.withLock { $0 } === replaced)
     }
 
     @Test func multibindingsCollectContributionsInRegistrationOrder() throws {

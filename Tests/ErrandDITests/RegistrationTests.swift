@@ -144,7 +144,8 @@ import Testing
         // When it registers after the container was built
         escaped?.register(Config.self) { _ in Config(retries: 1) }
 
-        // Then the container does not see the late registration
-        #expect(try container.resolveOptional(Config.self) == nil)
+        // Then the container does not take the late registration, and says so
+        let error = try #require(throws: DIError.self) { try container.resolveOptional(Config.self) }
+        #expect(error.code == .registrationAfterConfigure)
     }
 }

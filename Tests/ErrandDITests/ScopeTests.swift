@@ -1,7 +1,7 @@
 import Dispatch
 import ErrandDI
+import ErrandSync
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct ScopeTests {
@@ -90,7 +90,7 @@ import Testing
 
         // When the slow factory runs on a thread of its own (not the cooperative pool, which the
         // semaphores could starve) and the test resolves other bindings meanwhile
-        let slowResult = Mutex<Int?>(nil)
+        let slowResult = Locked<Int?>(nil)
         let slowDone = DispatchSemaphore(value: 0)
         Thread {
             slowResult.withLock { $0 = try? container.resolveThrowing(Session.self).number }
@@ -165,6 +165,40 @@ import Testing
         #expect(afterLogout !== beforeLogout)
         #expect(afterLogout.number == 2)
         #expect(try container.resolveThrowing(TokenStore.self) === appWide)
+    }
+
+    @Test func aResetDuringCreationDoesNotWaitAndForgetsTheValueBeingCreated() throws {
+        // Given a session-scoped binding whose first factory run waits until a reset has returned
+        let runs = Counter()
+        let factoryStarted = DispatchSemaphore(value: 0)
+        let resetReturned = DispatchSemaphore(value: 0)
+        let container = DI { di in
+            di.register(Session.self, scope: .session) { _ in
+                let number = runs.increment()
+                if number == 1 {
+                    factoryStarted.signal()
+                    _ = resetReturned.wait(timeout: .now() + 10)
+                }
+                return Session(number: number)
+            }
+        }
+        let first = Locked<Int?>(nil)
+        let firstDone = DispatchSemaphore(value: 0)
+        Thread {
+            first.withLock { $0 = try? container.resolveThrowing(Session.self).number }
+            firstDone.signal()
+        }.start()
+        #expect(factoryStarted.wait(timeout: .now() + 10) == .success)
+
+        // When the scope is reset while that value is being created
+        container.reset(.session)
+        resetReturned.signal()
+
+        // Then its caller gets it, but the scope does not keep it
+        #expect(firstDone.wait(timeout: .now() + 10) == .success)
+        #expect(first.withLock { $0 } == 1)
+        #expect(try container.resolveThrowing(Session.self).number == 2)
+        #expect(try container.resolveThrowing(Session.self).number == 2)
     }
 
     @Test func resettingOneNamedScopeLeavesOthersAlone() throws {

@@ -87,6 +87,7 @@ extension DI {
         _ type: ViewModel.Type,
         name: Name? = nil
     ) throws(DIError) -> ViewModel {
+        try checkNoLateRegistration()
         let key = BindingKey(type, name: name)
         var container = self
         while true {
@@ -108,8 +109,8 @@ extension DI {
     ///
     /// Looks the key up in the container's immutable `SlotIndex`, then in its parents', and lets
     /// the slot produce the value. The lookup takes no lock, a created singleton is read with one
-    /// atomic load, and no allocation or string work happens unless a factory runs or the resolve
-    /// fails.
+    /// atomic load (after one more for the late-registration check), and no allocation or string
+    /// work happens unless a factory runs or the resolve fails.
     ///
     /// - Parameters:
     ///   - type: The requested type.
@@ -117,6 +118,7 @@ extension DI {
     ///   - viewModel: The view-model scope of the resolution, if any.
     /// - Returns: The value.
     func value<T>(_ type: T.Type, name: Name?, viewModel: ViewModelScope?) throws(DIError) -> T {
+        try checkNoLateRegistration()
         let key = BindingKey(type, name: name)
         if let slot = index[key] {
             return try slot.value(type, in: self, viewModel: viewModel)
@@ -141,6 +143,7 @@ extension DI {
     ) throws(DIError) -> T {
         var next = parent
         while let container = next {
+            try container.checkNoLateRegistration()
             if let slot = container.index[key] {
                 return try slot.value(type, in: container, viewModel: viewModel)
             }
@@ -157,6 +160,7 @@ extension DI {
     ///   - viewModel: The view-model scope of the resolution, if any.
     /// - Returns: The value, or `nil`.
     func optionalValue<T>(_ type: T.Type, name: Name?, viewModel: ViewModelScope?) throws(DIError) -> T? {
+        try checkNoLateRegistration()
         let key = BindingKey(type, name: name)
         var container: DI? = self
         while let current = container {
@@ -179,6 +183,7 @@ extension DI {
         let key = BindingKey(type, name: name)
         var values: [T] = []
         for container in ([self] + ancestors).reversed() {
+            try container.checkNoLateRegistration()
             for slot in container.slots.contributions[key] ?? [] {
                 values.append(try slot.value(type, in: container, viewModel: viewModel))
             }
@@ -198,6 +203,7 @@ extension DI {
         let key = BindingKey(type, name: name)
         var container = self
         while true {
+            try container.checkNoLateRegistration()
             if let slot = container.slots.mainActor[key] {
                 return try slot.value(type, in: container, viewModel: viewModel)
             }

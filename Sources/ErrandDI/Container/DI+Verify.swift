@@ -14,7 +14,8 @@ extension DI {
     /// main-actor bindings on the main actor, and the problems are collected: missing
     /// registrations (with their paths and near misses), cycles (each reported once, however many
     /// of its members were checked), failing factories, `bind` type mismatches, weak bindings of
-    /// value types, and keys registered twice in one configuration.
+    /// value types, keys registered twice in one configuration, and registrations made through a
+    /// registrar kept after its configuration returned.
     ///
     /// Factories really run, so keep them free of side effects such as network calls, or
     /// override those bindings for the check.
@@ -24,6 +25,11 @@ extension DI {
     public func verify() async throws(DIError) {
         let scratch = scratchCopy()
         var problems: [DIError] = []
+        for container in ([self] + ancestors).reversed() {
+            problems += container.lateRegistrations.all.map {
+                DIError.registrationAfterConfigure($0, in: container)
+            }
+        }
         for container in ([scratch] + scratch.ancestors).reversed() {
             problems += container.registry.duplicates.map { DIError.duplicate($0, in: container) }
             for slot in container.slots.ordered {

@@ -37,6 +37,10 @@ public final class DI: Sendable {
     /// The container's nonisolated bindings by key: the table every resolve reads first.
     let index: SlotIndex
 
+    /// Registrations made into this container's registrar after it was built, reported by
+    /// every resolve and by `verify()`.
+    let lateRegistrations = LateRegistrations()
+
     /// Creates and configures a container.
     ///
     /// Most apps configure the shared container with ``configure(name:modules:_:)`` instead; a
@@ -57,6 +61,7 @@ public final class DI: Sendable {
         }
         configure(registrar)
         self.init(name: name, parent: nil, registry: registrar.registry)
+        registrar.close(into: self)
     }
 
     /// Creates a container from a closed registry, with fresh caches.
@@ -97,7 +102,9 @@ public final class DI: Sendable {
             registrar.install(module)
         }
         configure(registrar)
-        return DI(name: name, parent: self, registry: registrar.registry)
+        let child = DI(name: name, parent: self, registry: registrar.registry)
+        registrar.close(into: child)
+        return child
     }
 
     /// Forgets every value of the named scope in this container, such as the session on logout.
@@ -145,8 +152,9 @@ public final class DI: Sendable {
 
     /// Throws a cycle error if `binding` is being created on this thread.
     ///
-    /// Cached scopes call this before locking their cell, so a binding that needs itself is
-    /// reported instead of waiting for its own lock.
+    /// Cached scopes call this before entering their cell's creation gate, so a binding that
+    /// needs itself is reported with this thread's path; the gate itself reports cycles that run
+    /// through other threads.
     ///
     /// - Parameter binding: The binding about to be created.
     func checkNotInProgress(_ binding: BindingInfo) throws(DIError) {

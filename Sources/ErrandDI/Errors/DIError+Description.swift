@@ -21,6 +21,7 @@ extension DIError {
         case .invalidScope: invalidScopeDescription
         case .duplicateRegistration: duplicateDescription
         case .verificationFailed: verificationDescription
+        case .registrationAfterConfigure: lateRegistrationDescription
         }
     }
 
@@ -144,6 +145,17 @@ extension DIError {
             "\(subject) is registered \(origins), in container \"\(container)\".",
             "The later registration wins. Remove one of them; to replace a binding in tests, "
                 + "use DI.withOverrides.",
+        ].joined(separator: "\n")
+    }
+
+    /// The message of ``Code/registrationAfterConfigure``.
+    private var lateRegistrationDescription: String {
+        [
+            "\(subject) was registered through a registrar kept from \(origin) after the "
+                + "configuration of container \"\(container)\" had returned; the container was already "
+                + "built, so the registration was not applied.",
+            "Register \(subject) inside the configuration closure or a DIModule; to replace a binding "
+                + "in a test, use DI.withOverrides.",
         ].joined(separator: "\n")
     }
 

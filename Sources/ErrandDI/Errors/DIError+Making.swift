@@ -52,6 +52,23 @@ extension DIError {
         )
     }
 
+    /// A cycle found by a creation gate: waiting for the gate would wait, through other threads,
+    /// for a gate this thread holds.
+    ///
+    /// - Parameters:
+    ///   - path: The bindings of the cycle, closed with the first one.
+    ///   - container: The container in which the gate was wanted.
+    /// - Returns: The error; its type is the binding that closes the cycle.
+    static func cycle(path: [BindingInfo], in container: DI) -> DIError {
+        DIError(
+            code: .dependencyCycle,
+            typeName: path.last?.typeName ?? "",
+            name: path.last?.name,
+            path: path.map(\.displayName),
+            container: container
+        )
+    }
+
     /// The factory of `binding` threw `underlying`.
     ///
     /// - Parameters:
@@ -127,6 +144,23 @@ extension DIError {
         )
     }
 
+    /// `binding` was registered into the registrar of `container` after the container was built.
+    ///
+    /// - Parameters:
+    ///   - binding: The late registration.
+    ///   - container: The container built from the registrar.
+    /// - Returns: The error.
+    static func registrationAfterConfigure(_ binding: BindingInfo, in container: DI) -> DIError {
+        DIError(
+            code: .registrationAfterConfigure,
+            typeName: binding.typeName,
+            name: binding.name,
+            path: [binding.displayName],
+            container: container,
+            detail: .origin(binding.origin)
+        )
+    }
+
     /// `verify()` found `problems`.
     ///
     /// - Parameters:
@@ -167,7 +201,7 @@ extension DIError {
                     kind = .otherName
                 } else if info.key.type == optionalOfType || info.key.type == wrappedType {
                     kind = .optional
-                } else if let value = slot.cache?.valueIfUnlocked(), value is T {
+                } else if let value = slot.cache?.currentValue(), value is T {
                     kind = .implementation
                 } else {
                     continue

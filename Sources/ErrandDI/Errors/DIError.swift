@@ -33,6 +33,9 @@ public struct DIError: Error, Sendable, CustomStringConvertible {
         case duplicateRegistration
         /// `verify()` found problems; see ``DIError/problems``.
         case verificationFailed
+        /// A registration was made into a registrar kept after its configuration returned, so it
+        /// was not applied; the container reports it on every resolve and in `verify()`.
+        case registrationAfterConfigure
     }
 
     /// Why a scope cannot serve, for ``Code/invalidScope``.

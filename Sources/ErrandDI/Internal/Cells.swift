@@ -1,13 +1,10 @@
+import ErrandSync
 import Synchronization
 
 /// The non-generic face of a value cache, for near misses, `verify()` and scope resets.
 protocol SlotCache: AnyObject, Sendable {
-    /// The value held right now, if any; waits while the value is being created.
+    /// The value held right now, if any; never waits for a value being created.
     func currentValue() -> (any Sendable)?
-
-    /// The value held right now, or `nil` if the cell is busy, for error messages built while
-    /// this thread may be creating the cell's value.
-    func valueIfUnlocked() -> (any Sendable)?
 
     /// Forgets the held value, so the next resolve creates a new one.
     func reset()
@@ -19,24 +16,28 @@ protocol BoxCell: SlotCache {
     func load() -> ValueBox?
 
     /// Returns the value, creating it with `make` if the cell is empty.
-    func getOrCreate(_ make: () throws(DIError) -> ValueBox) throws(DIError) -> ValueBox
+    func getOrCreate(
+        _ binding: BindingInfo,
+        in container: DI,
+        _ make: () throws(DIError) -> ValueBox
+    ) throws(DIError) -> ValueBox
 }
 
 /// The cell of a singleton (or of a registered instance): created once, then read without a lock.
 ///
-/// Creation is serialised by a lock private to this cell, held while the factory runs, so that
-/// concurrent first resolves run the factory once while other bindings resolve undisturbed. The
-/// created value is then published with a releasing atomic store, and every later resolve reads
-/// it with one acquiring atomic load. A singleton is never reset, so the published box lives as
-/// long as the cell, which keeps a strong reference to it (released in `deinit`); that is what
-/// makes the lock-free read safe. A binding that asks for itself on the same thread is reported
-/// as a cycle before its cell is locked, so the lock is never taken recursively.
+/// Creation is serialised by a `CreationGate` private to this cell, held while the factory runs,
+/// so that concurrent first resolves run the factory once while other bindings resolve
+/// undisturbed, and a cycle between threads is reported instead of deadlocking. The created value
+/// is then published with a releasing atomic store, and every later resolve reads it with one
+/// acquiring atomic load. A singleton is never reset, so the published box lives as long as the
+/// cell, which keeps a strong reference to it (released in `deinit`); that is what makes the
+/// lock-free read safe.
 final class SingletonCell: BoxCell {
     /// The value once created, retained by the cell; written once, under `creation`.
     private let published = Atomic<Unmanaged<ValueBox>?>(nil)
 
     /// Serialises creation; guards nothing else.
-    private let creation = Mutex(())
+    private let creation = CreationGate()
 
     /// Creates an empty cell.
     init() {}
@@ -75,11 +76,19 @@ final class SingletonCell: BoxCell {
 
     /// Returns the value, creating it with `make` if nobody has yet.
     ///
-    /// - Parameter make: Runs the binding's factory; called at most once per container.
+    /// - Parameters:
+    ///   - binding: The binding, for a cycle error.
+    ///   - container: The container resolving it, for a cycle error.
+    ///   - make: Runs the binding's factory; called at most once per container.
     /// - Returns: The box of the singleton.
-    /// - Throws: What `make` throws; the cell stays empty, so a later resolve tries again.
-    func getOrCreate(_ make: () throws(DIError) -> ValueBox) throws(DIError) -> ValueBox {
-        try creation.withLock { _ throws(DIError) -> ValueBox in
+    /// - Throws: What `make` throws, or a cycle; the cell stays empty, so a later resolve tries
+    ///   again.
+    func getOrCreate(
+        _ binding: BindingInfo,
+        in container: DI,
+        _ make: () throws(DIError) -> ValueBox
+    ) throws(DIError) -> ValueBox {
+        try creation.run(creating: binding, in: container) { () throws(DIError) -> ValueBox in
             if let box = load() {
                 return box
             }
@@ -96,25 +105,23 @@ final class SingletonCell: BoxCell {
         load()?.anyValue
     }
 
-    /// The value, if it was created; never waits.
-    ///
-    /// - Returns: The singleton, or `nil`.
-    func valueIfUnlocked() -> (any Sendable)? {
-        currentValue()
-    }
-
     /// Does nothing: a singleton lives as long as its container.
     func reset() {}
 }
 
 /// A resettable cell holding one value, created by the first resolve that finds it empty.
 ///
-/// Used for named scopes and for view-model-scoped values. Like `SingletonCell`, it holds a lock
-/// of its own while the factory runs; unlike it, it can be emptied, so reads take the lock too.
-/// A reset that arrives while the value is being created waits for it and then forgets it.
+/// Used for named scopes and for view-model-scoped values. Like `SingletonCell`, it holds a
+/// `CreationGate` of its own while the factory runs; unlike it, it can be emptied, so the value
+/// sits behind a lock, which is held only to read or write it, never while a factory runs.
+/// A reset that arrives while the value is being created does not wait: the value being created
+/// is handed to its caller and not kept.
 final class OnceCell: BoxCell {
-    /// The created value, if any; guarded by the `Mutex`, which is also held during creation.
-    private let state = Mutex<ValueBox?>(nil)
+    /// The value and the number of resets so far; the lock is never held while a factory runs.
+    private let state = Locked<(box: ValueBox?, resets: Int)>((nil, 0))
+
+    /// Serialises creation; guards nothing else.
+    private let creation = CreationGate()
 
     /// Creates an empty cell.
     init() {}
@@ -123,21 +130,35 @@ final class OnceCell: BoxCell {
     ///
     /// - Returns: The box of the value, or `nil`.
     func load() -> ValueBox? {
-        state.withLock { $0 }
+        state.withLock { $0.box }
     }
 
     /// Returns the value, creating it with `make` if the cell is empty.
     ///
-    /// - Parameter make: Runs the binding's factory; called at most once while the cell is empty.
+    /// - Parameters:
+    ///   - binding: The binding, for a cycle error.
+    ///   - container: The container resolving it, for a cycle error.
+    ///   - make: Runs the binding's factory; called at most once while the cell is empty.
     /// - Returns: The box of the value.
-    /// - Throws: What `make` throws; the cell stays empty, so a later resolve tries again.
-    func getOrCreate(_ make: () throws(DIError) -> ValueBox) throws(DIError) -> ValueBox {
-        try state.withLock { (box: inout ValueBox?) throws(DIError) -> ValueBox in
-            if let box {
-                return box
+    /// - Throws: What `make` throws, or a cycle; the cell stays empty, so a later resolve tries
+    ///   again.
+    func getOrCreate(
+        _ binding: BindingInfo,
+        in container: DI,
+        _ make: () throws(DIError) -> ValueBox
+    ) throws(DIError) -> ValueBox {
+        try creation.run(creating: binding, in: container) { () throws(DIError) -> ValueBox in
+            let (current, resets) = state.withLock { ($0.box, $0.resets) }
+            if let current {
+                return current
             }
             let created = try make()
-            box = created
+            state.withLock { state in
+                // A reset during creation forgets the value: it is not kept.
+                if state.resets == resets {
+                    state.box = created
+                }
+            }
             return created
         }
     }
@@ -149,16 +170,12 @@ final class OnceCell: BoxCell {
         load()?.anyValue
     }
 
-    /// The value, if it was created and the cell is not busy.
-    ///
-    /// - Returns: The cached value, or `nil`.
-    func valueIfUnlocked() -> (any Sendable)? {
-        (state.withLockIfAvailable { $0 } ?? nil)?.anyValue
-    }
-
     /// Empties the cell.
     func reset() {
-        state.withLock { $0 = nil }
+        state.withLock { state in
+            state.box = nil
+            state.resets += 1
+        }
     }
 }
 
@@ -167,30 +184,50 @@ final class OnceCell: BoxCell {
 /// Only class instances can be held weakly; any other value is boxed on the way in, the box dies
 /// at once, and the binding behaves like the unique scope (which `verify()` reports).
 final class WeakCell<Value: Sendable>: SlotCache {
-    /// The weak reference; the `Mutex` guards it and is held while a new value is created.
+    /// The weak reference.
     private struct Reference {
         /// The shared instance, while it lives.
         weak var object: AnyObject?
+        /// The number of resets so far.
+        var resets = 0
     }
 
-    /// The current reference, guarded by the `Mutex`.
-    private let state = Mutex(Reference())
+    /// The current reference; the lock is never held while a factory runs.
+    private let state = Locked(Reference())
+
+    /// Serialises creation; guards nothing else.
+    private let creation = CreationGate()
 
     /// Creates an empty cell.
     init() {}
 
     /// Returns the living value, or creates, remembers weakly and returns a new one.
     ///
-    /// - Parameter make: Runs the binding's factory.
+    /// - Parameters:
+    ///   - binding: The binding, for a cycle error.
+    ///   - container: The container resolving it, for a cycle error.
+    ///   - make: Runs the binding's factory.
     /// - Returns: The shared value.
-    /// - Throws: What `make` throws.
-    func getOrCreate(_ make: () throws(DIError) -> Value) throws(DIError) -> Value {
-        try state.withLock { (reference: inout Reference) throws(DIError) -> Value in
-            if let living = reference.object as? Value {
+    /// - Throws: What `make` throws, or a cycle.
+    func getOrCreate(
+        _ binding: BindingInfo,
+        in container: DI,
+        _ make: () throws(DIError) -> Value
+    ) throws(DIError) -> Value {
+        if let living = currentValue() as? Value {
+            return living
+        }
+        return try creation.run(creating: binding, in: container) { () throws(DIError) -> Value in
+            let (living, resets) = state.withLock { ($0.object as? Value, $0.resets) }
+            if let living {
                 return living
             }
             let created = try make()
-            reference.object = created as AnyObject
+            state.withLock { reference in
+                if reference.resets == resets {
+                    reference.object = created as AnyObject
+                }
+            }
             return created
         }
     }
@@ -202,16 +239,12 @@ final class WeakCell<Value: Sendable>: SlotCache {
         state.withLock { $0.object as? Value }
     }
 
-    /// The living value, if any and the cell is not busy.
-    ///
-    /// - Returns: The shared value, or `nil`.
-    func valueIfUnlocked() -> (any Sendable)? {
-        state.withLockIfAvailable { $0.object as? Value } ?? nil
-    }
-
     /// Drops the weak reference.
     func reset() {
-        state.withLock { $0.object = nil }
+        state.withLock { reference in
+            reference.object = nil
+            reference.resets += 1
+        }
     }
 }
 
@@ -221,8 +254,8 @@ final class WeakCell<Value: Sendable>: SlotCache {
 /// model's graph; each binding gets its own `OnceCell`, so nested view-model-scoped bindings never
 /// wait on each other.
 final class ViewModelScope: Sendable {
-    /// One cell per binding; the `Mutex` guards only the dictionary, never a factory run.
-    private let cells = Mutex<[ObjectIdentifier: OnceCell]>([:])
+    /// One cell per binding; the lock guards only the dictionary, never a factory run.
+    private let cells = Locked<[ObjectIdentifier: OnceCell]>([:])
 
     /// Creates an empty scope for a new view model.
     init() {}

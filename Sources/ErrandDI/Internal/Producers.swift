@@ -113,7 +113,7 @@ final class ScopedProducer<Value: Sendable>: Producer {
             }
         } else if let weakCell {
             try container.checkNotInProgress(info)
-            value = try weakCell.getOrCreate { () throws(DIError) in
+            value = try weakCell.getOrCreate(info, in: container) { () throws(DIError) in
                 try container.run(info, viewModel: nil, factory)
             }
         } else if let viewModel {

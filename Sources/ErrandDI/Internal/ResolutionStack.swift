@@ -8,7 +8,8 @@
     import Android
 #endif
 
-/// The bindings whose factories are running on the current thread, outermost first.
+/// The bindings whose factories are running on the current thread, outermost first, and the
+/// thread's cached shared container.
 ///
 /// Factories are synchronous, so one resolution, with everything it resolves in turn, runs on one
 /// thread from start to end. The stack of that thread is therefore exactly the resolution path:
@@ -17,8 +18,10 @@
 /// thread rather than to a resolver value, it also sees nested resolves that do not go through
 /// the resolver, such as an `@Inject` inside an object a factory creates.
 ///
-/// The stack object is reached through a POSIX thread-specific key and is never shared between
-/// threads, so it needs no lock and is not `Sendable`.
+/// The stack object is reached through a POSIX thread-specific key and only its own thread
+/// changes it, so it needs no lock and is not `Sendable`. The one outside reader is the
+/// `WaitGraph`, which reads the frames of a thread while that thread is about to wait for a
+/// creation gate (and so leaves its frames alone), under the graph's lock.
 final class ResolutionStack {
     /// The bindings being created, outermost first.
     ///
@@ -26,6 +29,15 @@ final class ResolutionStack {
     /// would otherwise make on each access is switched off.
     @exclusivity(unchecked)
     private(set) var frames: [BindingInfo] = []
+
+    /// The shared container this thread read last, so that `DI.shared` needs no lock while it
+    /// has not been replaced; only the owning thread touches it.
+    @exclusivity(unchecked)
+    var sharedContainer: DI?
+
+    /// The generation of `sharedContainer`, or -1 before the first read.
+    @exclusivity(unchecked)
+    var sharedGeneration = -1
 
     /// Creates an empty stack with room for a typical depth.
     private init() {

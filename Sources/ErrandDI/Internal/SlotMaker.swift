@@ -95,7 +95,7 @@ enum SlotMaker {
                 }
             } else if let cell = cache as? WeakCell<Value> {
                 try container.checkNotInProgress(info)
-                value = try cell.getOrCreate { () throws(DIError) in try make(nil) }
+                value = try cell.getOrCreate(info, in: container) { () throws(DIError) in try make(nil) }
             } else if let viewModel {
                 value = try cachedValue(in: viewModel.cell(for: info), of: info, container: container) {
                     () throws(DIError) in try make(viewModel)
@@ -109,8 +109,8 @@ enum SlotMaker {
 
     /// Reads a once-per-scope value, or creates it under the cell's own lock.
     ///
-    /// The cycle check comes before the lock, so a binding that needs itself is reported
-    /// instead of waiting for a lock this thread already holds.
+    /// The cycle check comes before the cell's gate, so a binding that needs itself is reported
+    /// with this thread's path at once; the gate reports a cycle that runs through other threads.
     static func cachedValue<Value: Sendable>(
         in cell: some BoxCell,
         of info: BindingInfo,
@@ -121,7 +121,8 @@ enum SlotMaker {
             return box.read(Value.self)
         }
         try container.checkNotInProgress(info)
-        return try cell.getOrCreate { () throws(DIError) in ValueBox(try make()) }.read(Value.self)
+        return try cell.getOrCreate(info, in: container) { () throws(DIError) in ValueBox(try make()) }
+            .read(Value.self)
     }
 
     /// Resolves a slot of `Value` once and reports what went wrong, for `verify()`.

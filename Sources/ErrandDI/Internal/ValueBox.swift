@@ -6,7 +6,7 @@
 ///
 /// `@unchecked Sendable`: the box is immutable. Its value is written once, in `init`, before the
 /// box is published to other threads through the releasing atomic store of `SingletonCell` or
-/// the `Mutex` of `OnceCell` (whose release/acquire ordering makes the write visible), and is only
+/// the lock of `OnceCell` (whose release/acquire ordering makes the write visible), and is only
 /// read afterwards. The value's type is `Sendable`, as `init` requires.
 final class ValueBox: @unchecked Sendable {
     /// The value's storage, initialised in `init` and deinitialised in `deinit`.

@@ -1,4 +1,4 @@
-import Synchronization
+import ErrandSync
 
 extension DI {
     /// A typed qualifier that tells apart two registrations of the same type.
@@ -65,8 +65,8 @@ final class NameTable: Sendable {
     /// The process-wide table.
     static let shared = NameTable()
 
-    /// Raw value to identifier; guarded by the `Mutex`.
-    private let ids = Mutex<[String: Int]>([:])
+    /// Raw value to identifier, under its lock.
+    private let ids = Locked<[String: Int]>([:])
 
     /// Returns the identifier of `rawValue`, assigning the next free one on first use.
     ///

@@ -1,9 +1,13 @@
 extension DI {
     /// The `di` of `DI.configure { di in … }`: records registrations and settings.
     ///
-    /// A registrar exists only while a configuration closure or a module runs. When it returns,
+    /// A registrar serves only while a configuration closure or a module runs. When it returns,
     /// the container is built from what was recorded and is closed: nothing can be registered
-    /// into it later, which is why resolving needs no lock on the registrations.
+    /// into it later, which is why resolving needs no lock on the registrations. A registration
+    /// into a registrar kept past that point is not applied; the container records it, and from
+    /// then on every resolve from that container throws (or, for `resolve` and `@Inject`, stops
+    /// with) ``DIError/Code/registrationAfterConfigure``, naming the registration, and so does
+    /// `verify()`.
     ///
     /// ```swift
     /// DI.configure { di in
@@ -39,6 +43,9 @@ extension DI {
 
         /// The first main-actor registration of each key in this configuration.
         private var firstMainActorRegistrations: [BindingKey: BindingInfo] = [:]
+
+        /// The container built from this registrar, once its configuration has returned.
+        private var builtContainer: DI?
 
         /// Creates a registrar that adds to `base`.
         ///
@@ -244,6 +251,10 @@ extension DI {
         ///   - info: The new binding.
         ///   - maker: How to build its slot.
         func record(_ info: BindingInfo, _ maker: Registration.Maker) {
+            if let builtContainer {
+                builtContainer.lateRegistrations.record(info)
+                return
+            }
             if mode == .configure {
                 switch info.kind {
                 case .plain:
@@ -259,6 +270,14 @@ extension DI {
                 }
             }
             registry.registrations.append(Registration(info: info, maker: maker))
+        }
+
+        /// Marks the configuration as over: later registrations are recorded in `container` as
+        /// mistakes instead of being kept.
+        ///
+        /// - Parameter container: The container built from this registrar.
+        func close(into container: DI) {
+            builtContainer = container
         }
     }
 }

@@ -8,9 +8,9 @@
 /// ```
 ///
 /// The value is resolved once, in the owner's initialiser, from `DI.current` (the override
-/// container inside `DI.withOverrides`, else the shared one), and then kept: the owner never
-/// sees a half-configured container later, and a missing registration shows up when the owner
-/// is created, not at some later access. A failed resolve stops the program with the full
+/// container inside `DI.withOverrides`, the given container inside `DI.withCurrent`, else the
+/// shared one), and then kept: the owner never sees a half-configured container later, and a
+/// missing registration shows up when the owner is created, not at some later access. A failed resolve stops the program with the full
 /// ``DIError`` description; to handle failures, resolve with `resolveThrowing` instead.
 @propertyWrapper
 public struct Inject<Value> {

@@ -1,4 +1,4 @@
-import Synchronization
+import ErrandSync
 
 /// Resolves a binding on first use, once, and keeps the value, like Dagger's `Lazy<T>`.
 ///
@@ -25,8 +25,11 @@ public final class Lazy<T: Sendable>: Sendable {
     /// The view-model scope the lazy value was made in, if any.
     private let viewModel: ViewModelScope?
 
-    /// The resolved value; the `Mutex` is held during the one resolve.
-    private let state = Mutex<T?>(nil)
+    /// The resolved value; the lock is held only to read or write it.
+    private let state = Locked<T?>(nil)
+
+    /// Serialises the one resolve, and reports a cycle between threads instead of deadlocking.
+    private let resolving = CreationGate()
 
     /// Creates a lazy value of `type` from `container`.
     ///
@@ -53,7 +56,7 @@ public final class Lazy<T: Sendable>: Sendable {
 
     /// Whether the value has been resolved; `false` while it is being resolved.
     public var isResolved: Bool {
-        state.withLockIfAvailable { $0 != nil } ?? false
+        state.withLock { $0 != nil }
     }
 
     /// Returns the value, resolving it on the first call.
@@ -62,34 +65,36 @@ public final class Lazy<T: Sendable>: Sendable {
     /// - Throws: ``DIError`` when the binding cannot be resolved; also when this is called while
     ///   the binding is being created on the same thread (a cycle through the lazy value).
     public func get() throws(DIError) -> T {
-        if let cached = state.withLockIfAvailable({ $0 }), let value = cached {
+        if let value = state.withLock({ $0 }) {
             return value
         }
-        try checkNotResolvingHere()
-        return try state.withLock { (value: inout T?) throws(DIError) -> T in
-            if let value {
+        let binding = try checkNotResolvingHere()
+        return try resolving.run(creating: binding, in: container) { () throws(DIError) -> T in
+            if let value = state.withLock({ $0 }) {
                 return value
             }
             let resolved = try container.value(T.self, name: name, viewModel: viewModel)
-            value = resolved
+            state.withLock { $0 = resolved }
             return resolved
         }
     }
 
-    /// Reports a cycle instead of waiting for our own lock.
+    /// Reports a cycle with this thread's path before waiting for the gate.
     ///
-    /// If the binding is being created on this thread, this thread may hold the lock already
-    /// (the binding's factory asked for the lazy value that is resolving it), so the first read
-    /// above only tries the lock, and this check runs before waiting for it.
-    private func checkNotResolvingHere() throws(DIError) {
+    /// If the binding is being created on this thread, this thread may hold the gate already
+    /// (the binding's factory asked for the lazy value that is resolving it).
+    ///
+    /// - Returns: The binding the lazy value resolves, if it is registered, for a cycle's path.
+    private func checkNotResolvingHere() throws(DIError) -> BindingInfo? {
         let key = BindingKey(T.self, name: name)
         var next: DI? = container
         while let current = next {
             if let slot = current.index[key] {
                 try current.checkNotInProgress(slot.info)
-                return
+                return slot.info
             }
             next = current.parent
         }
+        return nil
     }
 }

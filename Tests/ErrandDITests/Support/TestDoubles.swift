@@ -1,5 +1,5 @@
 import ErrandDI
-import Synchronization
+import ErrandSync
 
 // Stand-ins for the networking types of the seed API (`NetworkDispatcher`, `TokenStorage`),
 // which live in the `Errand` module that ErrandDI must not depend on.
@@ -50,7 +50,7 @@ final class ProfileService: Sendable {
 
 /// A thread-safe counter of factory runs.
 final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     /// Counts one more and returns the new total.
     @discardableResult
