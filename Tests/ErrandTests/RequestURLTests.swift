@@ -87,7 +87,7 @@ import Testing
         #expect(url.absoluteString == "https://api.example.com/v1/a?tag=%23swift")
     }
 
-    @Test(arguments: ["http://exa mple.com/x", "http:///x", "http://#x", "https://bücher.example/x"])
+    @Test(arguments: ["http://exa mple.com/x", "http:///x", "http://#x", "http://a\"b/x", "http://a<b>/x"])
     func aURLWithoutAValidHostIsInvalid(path: String) {
         // Given an absolute URL whose host cannot be sent
         // When it is built, Then it is refused with invalidRequest
@@ -97,5 +97,10 @@ import Testing
         } catch {
             #expect(error.code == .invalidRequest)
         }
+    }
+
+    @Test func anInternationalHostNameIsSentAsPunycode() throws {
+        let url = try RequestData.get("https://bücher.example/x?q=é").url(relativeTo: nil)
+        #expect(url.absoluteString == "https://xn--bcher-kva.example/x?q=%C3%A9")
     }
 }

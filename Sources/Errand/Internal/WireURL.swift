@@ -100,17 +100,18 @@ enum WireURL {
         return nil
     }
 
-    /// Refuses an empty host and bytes that may not appear in an authority (RFC 3986 §3.2).
+    /// Refuses an empty host and ASCII bytes that may not appear in an authority (RFC 3986
+    /// §3.2). Non-ASCII bytes pass: `URL(string:)` turns an international host name into punycode.
     private static func checkAuthority(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>)
         throws(Unreadable)
     {
         guard !range.isEmpty else { throw Unreadable(reason: "it has no host") }
         for index in range {
             let byte = bytes[index]
-            guard isAllowed(byte) || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]") else {
+            guard isAllowed(byte) || byte >= 0x80 || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+            else {
                 throw Unreadable(
-                    reason: "its host holds \(PercentEncoding.shown(byte)), which a host may not "
-                        + "contain (write international names in punycode)")
+                    reason: "its host holds \(PercentEncoding.shown(byte)), which a host may not contain")
             }
         }
     }
