@@ -116,4 +116,15 @@ struct HostileInputLiveTests {
         let received = try await send(.get("/anything").query("t", "2"), through: unbounded)
         #expect(received.args == ["t": "2"])
     }
+
+    @Test func theURLARequestReportsIsTheOneTheServerReceived() async throws {
+        // Given paths with dot segments, which curl resolves before sending
+        for path in ["/anything/a/../b/./c", "/anything/x/y/..", "/nothing/../anything/d"] {
+            // When one is sent
+            let request = RequestData.get(path)
+            let received = try await send(request)
+            // Then the URL built for it is what httpbin saw
+            #expect(try request.url(relativeTo: server).absoluteString == received.url)
+        }
+    }
 }

@@ -83,4 +83,12 @@ import Testing
         #expect(error.code == .unmatchedRequest)
         #expect(error.message.contains("cannot be read"))
     }
+
+    @Test func dotSegmentsAreResolvedAsOnTheWire() async throws {
+        let dispatcher = InMemoryDispatcher()
+        dispatcher.stub(.get, "/users/2", response: .text("ok"))
+        for path in ["/users/1/../2", "/users/./2", "https://api.example.com/x/../users/2"] {
+            #expect(try await Request<String>(.get(path)).execute(dispatcher: dispatcher) == "ok")
+        }
+    }
 }

@@ -103,4 +103,17 @@ import Testing
         let url = try RequestData.get("https://bücher.example/x?q=é").url(relativeTo: nil)
         #expect(url.absoluteString == "https://xn--bcher-kva.example/x?q=%C3%A9")
     }
+
+    @Test(arguments: [
+        ("/a/b/../c", "https://api.example.com/v1/a/c"),
+        ("/a/./b/.", "https://api.example.com/v1/a/b/"),
+        ("../x?y=1", "https://api.example.com/x?y=1"),
+        ("../../../x", "https://api.example.com/x"),
+        ("/a/..b/.c/...", "https://api.example.com/v1/a/..b/.c/..."),
+        ("http://h.test/a/b/../../c", "http://h.test/c"),
+        ("http://h.test/..", "http://h.test/"),
+    ])
+    func dotSegmentsAreResolvedAsCurlSendsThem(path: String, expected: String) throws {
+        #expect(try RequestData.get(path).url(relativeTo: Self.base).absoluteString == expected)
+    }
 }

@@ -65,6 +65,14 @@ import Testing
         #expect(error.message.contains(#"holds ":""#))
     }
 
+    @Test func aBadHeaderValueIsNeverShownSinceItMayBeACredential() throws {
+        let request = RequestData.get("/x").header("Authorization", "Bearer s3cret\r\nX-Injected: 1")
+        let error = try #require(throws: NetworkError.self) { try request.validate() }
+        #expect(error.message.contains(#""Authorization""#))
+        #expect(error.message.contains(#"CR (\r) at byte 13"#))
+        #expect(!error.message.contains("s3cret"))
+    }
+
     @Test(arguments: [
         RequestData.get("/x").header("X-A", "tab\there, Zoë 東京, \"quoted\" ~!"),
         RequestData.get("/x").header("X-Empty", ""),

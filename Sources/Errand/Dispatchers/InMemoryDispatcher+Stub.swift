@@ -72,7 +72,8 @@ struct StubEntry {
 /// A path as segments plus query items, for matching stubs to requests.
 ///
 /// Read by ``WireURL``, as `URLSessionDispatcher` reads it, so a path means the same to both:
-/// `/a b`, `/a%20b` and `https://host/a%20b` are one path, and a fragment is ignored.
+/// `/a b`, `/a%20b` and `https://host/a%20b` are one path, `/a/../b` is `/b`, and a fragment
+/// is ignored.
 struct StubTarget {
     let segments: [Substring]
     let query: [URLQueryItem]
@@ -89,7 +90,9 @@ struct StubTarget {
 
     private init(pathAndQuery: String, extraQuery: [URLQueryItem]) throws(WireURL.Unreadable) {
         let parts = try WireURL.read(pathAndQuery)
-        segments = parts.path.split(separator: "/")
+        let path =
+            WireURL.hasDotSegment(parts.path) ? WireURL.removingDotSegments("/" + parts.path) : parts.path
+        segments = path.split(separator: "/")
         let written = parts.query.map(PercentEncoding.queryItems(in:)) ?? []
         query = written.isEmpty ? extraQuery : written + extraQuery
     }

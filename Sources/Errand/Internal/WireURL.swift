@@ -5,7 +5,8 @@ import Foundation
 /// A path is taken as written: escapes already in it (`%2F`) stay as they are, and only bytes
 /// that may not appear in a URL are escaped (space, `"`, `<`, `>`, `[`, `]`, `{`, `}`, `|`, `\`,
 /// `^`, backtick, controls, non-ASCII, and a `%` not followed by two hex digits). A fragment
-/// (`#…`) is never sent: it is dropped, and query items go where it was. `URL(string:)` cannot do
+/// (`#…`) is never sent: it is dropped, and query items go where it was. `.` and `..` segments
+/// are resolved, as curl and browsers do before sending. `URL(string:)` cannot do
 /// this: on Linux it re-escapes the `%` of existing escapes once it has to escape anything.
 ///
 /// Byte by byte, without `URLComponents`: this runs for every request.
@@ -27,17 +28,24 @@ enum WireURL {
 
     /// The URL string for `path` resolved against `baseURL`, with `query` appended.
     ///
-    /// A relative path is joined to the base URL with exactly one `/` between them.
+    /// A relative path is joined to the base URL with exactly one `/` between them; `.` and
+    /// `..` segments are resolved, as curl does before sending.
     static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable) -> String {
         let parts = try read(path)
         var result: String
         if let origin = parts.origin {
-            result = origin + parts.path
+            result = origin + removingDotSegments(parts.path)
         } else if let baseURL {
             result = baseURL.absoluteString
             while result.hasSuffix("/") { result.removeLast() }
             let relative = parts.path.drop { $0 == "/" }
-            if !relative.isEmpty { result += "/" + relative }
+            if hasDotSegment(relative) {
+                // `..` may climb into the base URL's path, so resolve the two together.
+                let base = try read(result)
+                result = (base.origin ?? "") + removingDotSegments(base.path + "/" + relative)
+            } else if !relative.isEmpty {
+                result += "/" + relative
+            }
         } else {
             throw Unreadable(reason: "it is relative but the dispatcher has no base URL")
         }

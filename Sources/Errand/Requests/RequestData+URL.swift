@@ -13,7 +13,8 @@ extension RequestData {
     /// backtick, non-ASCII, and a `%` not followed by two hex digits, which becomes `%25`).
     /// A fragment (`#section`) is never sent: it is dropped, as browsers and curl do. A query
     /// written in the path stays, and query items follow it after `&` (or after `?` when the
-    /// path has none), so `/a?x=1#top` with item `k=v` is `/a?x=1&k=v`.
+    /// path has none), so `/a?x=1#top` with item `k=v` is `/a?x=1&k=v`. `.` and `..` segments
+    /// are resolved (`/a/../b` is `/b`), as curl, which sends the request on Linux, and browsers do.
     ///
     /// - Parameter baseURL: The dispatcher's base URL, if it has one.
     /// - Throws: `invalidRequest` when the path is relative and there is no base URL, or the

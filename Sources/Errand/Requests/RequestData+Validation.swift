@@ -17,10 +17,9 @@ extension RequestData {
                 throw invalid(
                     "The header name \(Self.shown(field.name)) is not a valid field name: \(problem).")
             }
+            // The value itself is never shown: it may be a credential.
             if let problem = Self.fieldValueProblem(field.value) {
-                throw invalid(
-                    "The value of header \(Self.shown(field.name)), \(Self.shown(field.value)), "
-                        + "cannot be sent: \(problem).")
+                throw invalid("The value of header \(Self.shown(field.name)) cannot be sent: \(problem).")
             }
         }
         if let timeout, let problem = Self.timeoutProblem(timeout) {
@@ -57,8 +56,9 @@ extension RequestData {
     /// Why `text` is not an RFC 9110 field value, or `nil` when it is one: visible characters,
     /// space, tab and non-ASCII text are allowed; CR, LF, NUL and other control characters are not.
     private static func fieldValueProblem(_ text: String) -> String? {
-        for byte in text.utf8 where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            return "it holds \(describe(byte)), a control character a header value may not contain"
+        for (offset, byte) in text.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
+            return
+                "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
         }
         return nil
     }
