@@ -24,6 +24,21 @@ import Testing
         ),
         (RequestData(path: "/anything", method: "GET "), "method"),
         (RequestData(path: "/anything", method: ""), "method"),
+        (
+            RequestData.post("/anything").body(
+                .raw(Data("x".utf8), contentType: "text/plain\r\nX-Injected: 1")), "content type"
+        ),
+        (
+            RequestData.post("/anything").body(
+                .multipart([.field("a", "b")], boundary: "b\r\nX-Injected: 1")), "content type"
+        ),
+        (
+            RequestData.post("/anything").body(
+                .multipart([
+                    .file("f", fileName: "f.txt", contentType: "text/plain\r\nX-Part: 1", data: Data())
+                ])),
+            "content type of part \"f\""
+        ),
         (RequestData.get("/anything").timeout(.nan), "timeout"),
         (RequestData.get("/anything").timeout(-1), "timeout"),
         (RequestData.get("/anything").timeout(0), "timeout"),

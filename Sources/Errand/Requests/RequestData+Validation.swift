@@ -22,6 +22,10 @@ extension RequestData {
                 throw invalid("The value of header \(Self.shown(field.name)) cannot be sent: \(problem).")
             }
         }
+        if let body, !headers.contains("Content-Type"), let problem = Self.fieldValueProblem(body.contentType)
+        {
+            throw invalid("The content type of the \(body.kind) body cannot be sent: \(problem).")
+        }
         if let timeout, let problem = Self.timeoutProblem(timeout) {
             throw invalid("The request's timeout \(timeout) is not a valid deadline: \(problem).")
         }
@@ -55,7 +59,7 @@ extension RequestData {
 
     /// Why `text` is not an RFC 9110 field value, or `nil` when it is one: visible characters,
     /// space, tab and non-ASCII text are allowed; CR, LF, NUL and other control characters are not.
-    private static func fieldValueProblem(_ text: String) -> String? {
+    static func fieldValueProblem(_ text: String) -> String? {
         for (offset, byte) in text.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return
                 "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
