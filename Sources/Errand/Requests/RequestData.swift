@@ -114,9 +114,10 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     /// Checks what can be checked before anything is sent.
     ///
     /// Every dispatcher calls it before sending, so what it refuses is never sent anywhere, and
-    /// nothing is dropped or changed silently: the method must be an HTTP token, header names
-    /// tokens, header values free of control characters other than tab (no CR, LF or NUL), and
-    /// the timeout a positive number of seconds or `.infinity`.
+    /// nothing is dropped silently: the method must be an HTTP token, header names tokens,
+    /// header values and the body's content type free of control characters other than tab (no
+    /// CR, LF or NUL), and the timeout a positive number of seconds or `.infinity`. (Spaces and
+    /// tabs at either end of a header value are not part of it in HTTP, and are not sent.)
     ///
     /// - Throws: `invalidRequest`, with a message naming the field and showing any bad character
     ///   escaped, when the method or a header field is not valid HTTP, the timeout is NaN, zero or
