@@ -35,11 +35,19 @@ final class DeadlineScheduler: Sendable {
     }
 
     /// Runs `expire` after `seconds`, unless the returned token is cancelled first.
+    ///
+    /// `.infinity`, and a time too far off for the clock's nanoseconds, never expire; NaN and
+    /// negative values expire at once.
     func schedule(after seconds: Double, _ expire: @escaping @Sendable () -> Void) -> UInt64 {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, seconds) * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        let nanoseconds = seconds > 0 ? seconds * 1e9 : 0
+        // Double(UInt64) rounds up near the top, so compare with room to spare.
+        let neverExpires = !(nanoseconds < Double(UInt64.max - now) * 0.5)
+        let deadline = neverExpires ? UInt64.max : now + UInt64(nanoseconds)
         return state.withLock { state in
             let id = state.nextID
             state.nextID += 1
+            guard !neverExpires else { return id }
             state.pending[id] = expire
             Self.push(Entry(deadline: deadline, id: id), into: &state.heap)
             if state.heap.count > 1_024, state.heap.count > 4 * state.pending.count {

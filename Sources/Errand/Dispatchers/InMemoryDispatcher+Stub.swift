@@ -52,49 +52,49 @@ extension InMemoryDispatcher {
 /// A stub as the dispatcher keeps it: its path parsed once, and how many responses it served.
 struct StubEntry {
     let stub: InMemoryDispatcher.Stub
-    let target: StubTarget
+    /// `nil` when the stub's path cannot be read (an absolute URL without a valid host): it matches nothing.
+    let target: StubTarget?
     var served = 0
 
     init(stub: InMemoryDispatcher.Stub) {
         self.stub = stub
-        self.target = StubTarget(path: stub.path)
+        self.target = try? StubTarget(path: stub.path)
     }
 
     /// Whether the stub answers `request`, whose path and query are `requestTarget`.
     func matches(_ requestTarget: StubTarget, _ request: RequestData) -> Bool {
-        stub.method == request.method && target.accepts(requestTarget) && (stub.matcher?(request) ?? true)
+        guard let target else { return false }
+        return stub.method == request.method && target.accepts(requestTarget)
+            && (stub.matcher?(request) ?? true)
     }
 }
 
 /// A path as segments plus query items, for matching stubs to requests.
+///
+/// Read by ``WireURL``, as `URLSessionDispatcher` reads it, so a path means the same to both:
+/// `/a b`, `/a%20b` and `https://host/a%20b` are one path, `/a/../b` is `/b`, and a fragment
+/// is ignored.
 struct StubTarget {
     let segments: [Substring]
     let query: [URLQueryItem]
 
     /// The target of a stub's path, `/users/*?page=2`.
-    init(path: String) {
-        self.init(pathAndQuery: path, extraQuery: [])
+    init(path: String) throws(WireURL.Unreadable) {
+        try self.init(pathAndQuery: path, extraQuery: [])
     }
 
     /// The target of a request: its path (the URL's path for an absolute URL) and all its query items.
-    init(_ request: RequestData) {
-        self.init(pathAndQuery: request.path, extraQuery: request.query)
+    init(_ request: RequestData) throws(WireURL.Unreadable) {
+        try self.init(pathAndQuery: request.path, extraQuery: request.query)
     }
 
-    /// Splits `/a/b?x=1` or `https://host/a/b?x=1` without parsing a URL: this runs per request.
-    private init(pathAndQuery: String, extraQuery: [URLQueryItem]) {
-        var path = Substring(pathAndQuery)
-        var queryPart: Substring?
-        if let mark = path.firstIndex(of: "?") {
-            queryPart = path[path.index(after: mark)...]
-            path = path[..<mark]
-        }
-        if RequestData.hasScheme(String(path)), let separator = path.firstIndex(of: ":") {
-            let afterHost = path[path.index(separator, offsetBy: 3)...]
-            path = afterHost.firstIndex(of: "/").map { afterHost[$0...] } ?? ""
-        }
+    private init(pathAndQuery: String, extraQuery: [URLQueryItem]) throws(WireURL.Unreadable) {
+        let parts = try WireURL.read(pathAndQuery)
+        let path =
+            WireURL.hasDotSegment(parts.path) ? WireURL.removingDotSegments("/" + parts.path) : parts.path
         segments = path.split(separator: "/")
-        query = (queryPart.map { Self.items(in: String($0)) } ?? []) + extraQuery
+        let written = parts.query.map(PercentEncoding.queryItems(in:)) ?? []
+        query = written.isEmpty ? extraQuery : written + extraQuery
     }
 
     /// The path as written, `/a/b`.
@@ -106,10 +106,17 @@ struct StubTarget {
             && zip(segments, request.segments).allSatisfy { $0 == "*" || $0 == $1 }
             && query.allSatisfy { request.query.contains($0) }
     }
+}
 
-    private static func items(in query: String) -> [URLQueryItem] {
-        var components = URLComponents()
-        components.percentEncodedQuery = query
-        return components.queryItems ?? []
+extension RequestData {
+    /// The request's path and query as stubs match them, or `invalidRequest` when it cannot be read.
+    func stubTarget() throws(NetworkError) -> StubTarget {
+        do {
+            return try StubTarget(self)
+        } catch {
+            throw NetworkError(
+                code: .invalidRequest, message: "The path \"\(path)\" cannot be sent: \(error.reason).",
+                request: self)
+        }
     }
 }

@@ -25,7 +25,9 @@ enum UnmatchedReport {
         _ entry: StubEntry, _ request: RequestData, _ target: StubTarget
     ) -> (distance: Int, reason: String) {
         let stub = entry.stub
-        let stubTarget = entry.target
+        guard let stubTarget = entry.target else {
+            return (Int.max, "its path cannot be read as a URL path, so it matches nothing")
+        }
         var reasons: [String] = []
         var distance = 0
         if stub.method != request.method {

@@ -16,6 +16,10 @@ import Foundation
 /// one or fails, as you choose. Every request is recorded in ``receivedRequests``. A request no
 /// stub matches fails with `unmatchedRequest` and a message that shows the nearest stubs.
 ///
+/// Requests are checked as `URLSessionDispatcher` checks them (``RequestData/validate()``), and
+/// their paths are read as it reads them, so a request refused there is refused here with the
+/// same `invalidRequest`, and is not recorded.
+///
 /// Responses without latency are delivered before `dispatch` returns; with latency they wait on
 /// the injected clock, so tests control time instead of sleeping. Thread-safe.
 public final class InMemoryDispatcher: NetworkDispatcher {
@@ -86,9 +90,17 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
+        let target: StubTarget
+        do throws(NetworkError) {
+            try request.validate()
+            target = try request.stubTarget()
+        } catch {
+            onError(error)
+            return CancellableAction.none
+        }
         let outcome = state.withLock { state in
             if recordsRequests { state.received.append(request) }
-            return Self.select(request, in: &state)
+            return Self.select(request, target, in: &state)
         }
         let response: Response
         switch outcome {
@@ -110,10 +122,9 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     }
 
     /// The response for `request`: the last-added matching stub's next one, or why there is none.
-    private static func select(_ request: RequestData, in state: inout State) -> Result<
+    private static func select(_ request: RequestData, _ target: StubTarget, in state: inout State) -> Result<
         Response, NetworkError
     > {
-        let target = StubTarget(request)
         guard let index = state.stubs.lastIndex(where: { $0.matches(target, request) }) else {
             return .failure(UnmatchedReport.error(for: request, target: target, stubs: state.stubs))
         }

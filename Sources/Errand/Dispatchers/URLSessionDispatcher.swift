@@ -17,7 +17,7 @@ import Foundation
 public final class URLSessionDispatcher: NetworkDispatcher {
     /// The URL that relative request paths resolve against.
     public let baseURL: URL?
-    /// The deadline, in seconds, for requests that do not set their own.
+    /// The deadline, in seconds, for requests that do not set their own; `.infinity` for none.
     public let timeout: TimeInterval
 
     private let session: URLSession
@@ -30,7 +30,10 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// - Parameters:
     ///   - baseURL: The URL that relative paths resolve against; `nil` to require absolute URLs.
     ///   - configuration: The session configuration; ``defaultConfiguration()`` by default.
-    ///   - timeout: The deadline, in seconds, for requests that do not set their own; 60 by default.
+    ///   - timeout: The deadline, in seconds, for requests that do not set their own; 60 by
+    ///     default. `.infinity` means no deadline. A NaN, zero or negative value does not stop
+    ///     the program: every request that does not set its own timeout fails with
+    ///     `invalidRequest`, naming this timeout.
     public init(
         baseURL: URL? = nil,
         configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
@@ -51,7 +54,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// - Parameters:
     ///   - baseURL: The URL that relative paths resolve against.
     ///   - session: The session to send through; it is not invalidated by the dispatcher.
-    ///   - timeout: The deadline, in seconds, for requests that do not set their own.
+    ///   - timeout: The deadline, in seconds, for requests that do not set their own;
+    ///     `.infinity` for none. NaN, zero or negative fails such requests with `invalidRequest`.
     public init(baseURL: URL? = nil, session: URLSession, timeout: TimeInterval = 60) {
         self.baseURL = baseURL
         self.timeout = timeout
@@ -81,8 +85,15 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     ) -> any Cancellable {
         let deadline = request.timeout ?? timeout
         let urlRequest: URLRequest
-        do {
+        do throws(NetworkError) {
             try request.validate()
+            if request.timeout == nil, let problem = RequestData.timeoutProblem(timeout) {
+                throw NetworkError(
+                    code: .invalidRequest,
+                    message:
+                        "The dispatcher's default timeout \(timeout) is not a valid deadline: \(problem).",
+                    request: request)
+            }
             urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline)
         } catch {
             onError(error)
@@ -101,13 +112,19 @@ public final class URLSessionDispatcher: NetworkDispatcher {
 }
 
 extension RequestData {
+    /// The longest idle timeout given to the session, in seconds: `Int32.max`, far inside what
+    /// FoundationNetworking's conversions to milliseconds and nanoseconds can hold.
+    static let longestIdleTimeout = TimeInterval(Int32.max)
+
     /// The `URLRequest` that puts this request on the wire.
     func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
         var urlRequest = URLRequest(url: try url(relativeTo: baseURL))
         urlRequest.httpMethod = method.rawValue
         // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,
-        // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job.
-        urlRequest.timeoutInterval = max(1, timeout.rounded(.up))
+        // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job. It also
+        // converts it to Int milliseconds, which traps for .infinity and for huge values, so
+        // "no deadline" becomes an idle timeout of 68 years.
+        urlRequest.timeoutInterval = min(max(1, timeout.rounded(.up)), RequestData.longestIdleTimeout)
         for field in effectiveHeaders {
             urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
         }

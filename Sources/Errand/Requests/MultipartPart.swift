@@ -49,6 +49,16 @@ public struct MultipartPart: Hashable, Sendable {
         }
     }
 
+    /// Why `parts` cannot be encoded: a content type holding a control character; `nil` when they can.
+    static func problem(in parts: [MultipartPart]) -> String? {
+        for part in parts {
+            if let contentType = part.contentType, let problem = RequestData.fieldValueProblem(contentType) {
+                return "the content type of part \(RequestData.shown(part.name)) cannot be sent: \(problem)"
+            }
+        }
+        return nil
+    }
+
     /// The body bytes for `parts` (RFC 7578).
     static func encode(_ parts: [MultipartPart], boundary: String) -> Data {
         var body = Data()

@@ -90,6 +90,12 @@ extension RequestData {
         ///   - boundary: A boundary to use; by default a random one that none of the parts contains.
         public static func multipart(_ parts: [MultipartPart], boundary: String? = nil) -> Body {
             let boundary = boundary ?? MultipartPart.uniqueBoundary(avoiding: parts)
+            // A CR LF in a part's content type would write part headers of its own.
+            if let problem = MultipartPart.problem(in: parts) {
+                return Body(
+                    kind: .multipart, contentType: "multipart/form-data; boundary=\(boundary)", data: nil,
+                    failure: problem)
+            }
             return Body(
                 kind: .multipart, contentType: "multipart/form-data; boundary=\(boundary)",
                 data: MultipartPart.encode(parts, boundary: boundary))

@@ -44,6 +44,9 @@ extension RequestData {
     }
 
     /// Sets the deadline for the whole request, in seconds.
+    ///
+    /// `.infinity` means no deadline (so does anything over about 290 years). NaN, zero
+    /// and negative values are refused with `invalidRequest` when the request is sent.
     public func timeout(_ seconds: TimeInterval) -> RequestData {
         var copy = self
         copy.timeout = seconds

@@ -1,44 +1,40 @@
 import Foundation
 
 extension RequestData {
-    /// The full URL of the request: `path` resolved against `baseURL`, with the query appended.
+    /// The full URL of the request, as it goes on the wire: `path` resolved against `baseURL`,
+    /// with the query appended.
     ///
     /// An absolute `path` (one with a scheme) is used as it is. A relative one is joined to the
     /// base URL with exactly one `/` between them, whatever slashes either side has, so
     /// `https://host/api` + `/users` is `https://host/api/users` (not `https://host/users`).
-    /// Query items are appended after `?`, or after `&` when the path already has a query.
+    ///
+    /// The path is sent as written: escapes already in it (`%2F`) are kept, and only what may
+    /// not appear in a URL is escaped (space, `"`, `<`, `>`, `[`, `]`, `{`, `}`, `|`, `\`, `^`,
+    /// backtick, non-ASCII, and a `%` not followed by two hex digits, which becomes `%25`).
+    /// A fragment (`#section`) is never sent: it is dropped, as browsers and curl do. A query
+    /// written in the path stays, and query items follow it after `&` (or after `?` when the
+    /// path has none), so `/a?x=1#top` with item `k=v` is `/a?x=1&k=v`. `.` and `..` segments
+    /// are resolved (`/a/../b` is `/b`), as curl, which sends the request on Linux, and browsers do.
     ///
     /// - Parameter baseURL: The dispatcher's base URL, if it has one.
     /// - Throws: `invalidRequest` when the path is relative and there is no base URL, or the
-    ///   result is not a valid URL.
+    ///   result is not a valid URL (no host, or a host with characters a host may not hold).
     public func url(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
-        let joined: String
-        if Self.hasScheme(path) {
-            joined = path
-        } else if let baseURL {
-            var base = baseURL.absoluteString
-            while base.hasSuffix("/") { base.removeLast() }
-            let relative = path.drop { $0 == "/" }
-            joined = relative.isEmpty ? base : base + "/" + relative
-        } else {
+        let full: String
+        do {
+            full = try WireURL.string(path: path, baseURL: baseURL, query: query)
+        } catch {
+            let hint =
+                baseURL == nil && !Self.hasScheme(path)
+                ? "give the dispatcher a baseURL or use an absolute URL." : "check the URL."
             throw NetworkError(
                 code: .invalidRequest,
-                message: "The path \"\(path)\" is relative but the dispatcher has no base URL; "
-                    + "give the dispatcher a baseURL or use an absolute URL.",
+                message: "The path \"\(path)\" cannot be sent: \(error.reason); \(hint)",
                 request: self)
-        }
-        var full = joined
-        let queryString = PercentEncoding.queryString(query)
-        if !queryString.isEmpty {
-            let separator =
-                joined.contains("?") ? (joined.hasSuffix("?") || joined.hasSuffix("&") ? "" : "&") : "?"
-            full += separator + queryString
         }
         guard let url = URL(string: full), url.scheme != nil, url.host != nil else {
             throw NetworkError(
-                code: .invalidRequest,
-                message: "\"\(full)\" is not a valid URL; percent-encode spaces and other reserved "
-                    + "characters in the path.",
+                code: .invalidRequest, message: "\"\(full)\" is not a valid URL; check the host and port.",
                 request: self)
         }
         return url

@@ -34,6 +34,9 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     /// The body, if any. `GET` and `HEAD` requests may not have one.
     public var body: Body?
     /// How long the whole request may take, in seconds; `nil` uses the dispatcher's default.
+    ///
+    /// `.infinity` means no deadline (so does anything over about 290 years). NaN, zero
+    /// and negative values are refused with `invalidRequest` when the request is sent.
     public var timeout: TimeInterval?
     /// Whether the auth policy attaches a token.
     public var authentication: Authentication
@@ -50,7 +53,8 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     ///   - headers: Header fields.
     ///   - query: Query items, in order.
     ///   - body: The body; `nil` for none.
-    ///   - timeout: The deadline for the whole request in seconds; `nil` for the dispatcher's default.
+    ///   - timeout: The deadline for the whole request in seconds; `nil` for the dispatcher's
+    ///     default, `.infinity` for none.
     ///   - authentication: Whether the auth policy attaches a token; `.optional` by default.
     ///   - allowsRetryWhenNotIdempotent: Lets the retry policy retry a `POST` or `PATCH`.
     ///   - bypassesQueue: Lets the request skip a request queue.
@@ -109,8 +113,17 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks what can be checked before anything is sent.
     ///
-    /// - Throws: `invalidRequest` when a `GET` or `HEAD` has a body, or the body could not be encoded.
+    /// Every dispatcher calls it before sending, so what it refuses is never sent anywhere, and
+    /// nothing is dropped silently: the method must be an HTTP token, header names tokens,
+    /// header values and the body's content type free of control characters other than tab (no
+    /// CR, LF or NUL), and the timeout a positive number of seconds or `.infinity`. (Spaces and
+    /// tabs at either end of a header value are not part of it in HTTP, and are not sent.)
+    ///
+    /// - Throws: `invalidRequest`, with a message naming the field and showing any bad character
+    ///   escaped, when the method or a header field is not valid HTTP, the timeout is NaN, zero or
+    ///   negative, a `GET` or `HEAD` has a body, or the body could not be encoded.
     public func validate() throws(NetworkError) {
+        try validateHead()
         guard let body else { return }
         if !method.allowsBody {
             throw NetworkError(
