@@ -96,6 +96,7 @@ import Testing
         // When three cells ask for the next page while it loads
         let first = model.loadNextPage()
         #expect(model.isLoadingMore)
+        await clock.waitForSleepers()
         let second = model.loadNextPage()
         let third = model.loadNextPage()
         await clock.waitForSleepers()

@@ -93,6 +93,7 @@ import Testing
             response: .json(Tokens(accessToken: "a", refreshToken: nil, user: nil)).delayed(by: .seconds(1)))
         let model = model()
         let first = model.submit(Credentials(email: "a", password: "b"))
+        await clock.waitForSleepers()
         model.submit(Credentials(email: "a", password: "b"))
         await clock.waitForSleepers()
         clock.advance(by: .seconds(1))

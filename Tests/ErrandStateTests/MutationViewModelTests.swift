@@ -62,6 +62,7 @@ import Testing
 
         // When the button is tapped twice
         let first = model.submit(Item(id: 0))
+        await clock.waitForSleepers()
         let second = model.submit(Item(id: 99))
         await clock.waitForSleepers()
         clock.advance(by: .seconds(1))

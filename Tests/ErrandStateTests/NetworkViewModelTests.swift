@@ -93,6 +93,7 @@ import Testing
 
         // When load is called three times while it runs
         let first = model.load()
+        await clock.waitForSleepers()
         model.load()
         model.load()
         await clock.waitForSleepers()
