@@ -21,7 +21,7 @@ import Observation
 ///
 /// Give it the same ``TokenStorage`` as the auth policy. ``shared`` is a convenience; every
 /// view model takes the instance to use, so an app or a test can inject its own.
-/// Observable, main-actor isolated, not `Sendable`.
+/// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class AuthState {
     /// Whether someone is signed in.

@@ -17,7 +17,7 @@ import Observation
 /// auth state's storage (the one the auth policy reads), signs in, and emits
 /// ``AuthEvent/loggedIn``. Any failure lands in ``error``: the request's, `decoding` when a step
 /// throws, `tokenStorage` when the tokens cannot be stored. A submit while one runs is refused.
-/// Observable, main-actor isolated, not `Sendable`.
+/// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class LoginViewModel<Credentials, Answer: Sendable> {
     /// Whether a sign-in is running.

@@ -20,7 +20,7 @@ import Observation
 /// - A failed next page sets ``nextPageError`` and keeps the list; calling ``loadNextPage()``
 ///   again asks for the same page.
 ///
-/// Observable, main-actor isolated, not `Sendable`.
+/// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class ListViewModel<Item: Sendable> {
     /// The list: loading the first page, loaded with every page so far, or failed.

@@ -10,7 +10,7 @@ import Observation
 /// ```
 ///
 /// A submit while one is running is refused: it returns the running task and sends nothing, so
-/// a button tapped twice creates one record. Observable, main-actor isolated, not `Sendable`.
+/// a button tapped twice creates one record. Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class MutationViewModel<Input, Output: Sendable> {
     /// Whether a submit is running.

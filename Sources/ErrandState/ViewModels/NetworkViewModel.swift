@@ -16,7 +16,7 @@ import Observation
 ///
 /// An answer that arrives after a cancel or a reload replaced its request is dropped. Each
 /// method returns its task, so a SwiftUI `.task { await model.load().value }` or a test can
-/// wait for it. Observable, main-actor isolated, not `Sendable`.
+/// wait for it. Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class NetworkViewModel<Value: Sendable> {
     /// The state of the request, with the value kept while reloading and after a failure.

@@ -15,7 +15,7 @@ import Observation
 /// - A query shorter than the minimum length (after trimming spaces) clears the results at
 ///   once, without a request.
 ///
-/// Generic over the clock so tests move time by hand. Observable, main-actor isolated, not
+/// Generic over the clock so tests move time by hand. Observable; main-actor isolated, and so
 /// `Sendable`.
 @Observable @MainActor
 public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration == Duration {
