@@ -70,7 +70,8 @@ import Testing
         let model = ListViewModel<Item>(
             dispatcher: dispatcher, pagination: .cursor,
             request: { query in
-                Request<Feed>(query.cursor.map { RequestData.get("/feed").query("cursor", $0) } ?? .get("/feed"))
+                Request<Feed>(
+                    query.cursor.map { RequestData.get("/feed").query("cursor", $0) } ?? .get("/feed"))
             },
             page: { feed in ListPage(feed.items, nextCursor: feed.next) })
 

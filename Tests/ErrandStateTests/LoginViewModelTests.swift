@@ -19,10 +19,12 @@ import Testing
             auth: auth, dispatcher: dispatcher,
             request: { credentials in
                 Request<Tokens>(
-                    .post("/login").body(.json(["email": credentials.email, "password": credentials.password]))
+                    .post("/login").body(
+                        .json(["email": credentials.email, "password": credentials.password]))
                 )
             },
-            tokens: { answer in TokenPair(accessToken: answer.accessToken, refreshToken: answer.refreshToken) },
+            tokens: { answer in TokenPair(accessToken: answer.accessToken, refreshToken: answer.refreshToken)
+            },
             user: { answer in answer.user })
     }
 
@@ -62,7 +64,8 @@ import Testing
     @Test func aTokenStepThatThrowsIsADecodingError() async throws {
         // Given an extraction step that finds no token
         struct NoToken: Error {}
-        dispatcher.stub(.post, "/login", response: .json(Tokens(accessToken: "", refreshToken: nil, user: nil)))
+        dispatcher.stub(
+            .post, "/login", response: .json(Tokens(accessToken: "", refreshToken: nil, user: nil)))
         let model = LoginViewModel<Credentials, Tokens>(
             auth: auth, dispatcher: dispatcher,
             request: { _ in Request<Tokens>(.post("/login")) },
@@ -77,7 +80,8 @@ import Testing
     }
 
     @Test func aStorageThatCannotWriteIsReported() async {
-        dispatcher.stub(.post, "/login", response: .json(Tokens(accessToken: "a", refreshToken: nil, user: nil)))
+        dispatcher.stub(
+            .post, "/login", response: .json(Tokens(accessToken: "a", refreshToken: nil, user: nil)))
         let auth = AuthState(storage: BrokenTokenStorage())
         let model = LoginViewModel<Credentials, Tokens>(
             auth: auth, dispatcher: dispatcher, request: { _ in Request<Tokens>(.post("/login")) },

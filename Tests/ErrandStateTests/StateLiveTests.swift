@@ -21,7 +21,8 @@ struct StateLiveTests {
 
     @Test func aListPagesThroughHttpbinToTheEnd() async throws {
         // Given a list of three one-item pages served by httpbin's echo
-        let api = URLSessionDispatcher(baseURL: try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL"))
+        let api = URLSessionDispatcher(
+            baseURL: try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL"))
         let model = ListViewModel<String>(
             dispatcher: api, pagination: .pages(size: 1),
             request: { query in Request<Echo>(.get("/anything").query("page", "\(query.page)")) },
@@ -68,7 +69,8 @@ struct StateLiveTests {
         let stored = try #require(try await auth.storage.read())
         #expect(stored.accessToken.hasPrefix("at-"))
         #expect(await AuthStateTests.first(1, of: events) == [.loggedIn])
-        let screen = NetworkViewModel(Request<Protected>(.get("/protected").query("client", client)), dispatcher: api)
+        let screen = NetworkViewModel(
+            Request<Protected>(.get("/protected").query("client", client)), dispatcher: api)
         await screen.load().value
         #expect(screen.value?.ok == true)
         #expect(screen.value?.token == stored.accessToken)

@@ -33,7 +33,8 @@ public final class ListViewModel<Item: Sendable> {
     public private(set) var nextPageError: NetworkError?
 
     @ObservationIgnored private let pagination: Pagination
-    @ObservationIgnored private let fetchPage: @MainActor (PageQuery) async throws(NetworkError) -> ListPage<Item>
+    @ObservationIgnored private let fetchPage:
+        @MainActor (PageQuery) async throws(NetworkError) -> ListPage<Item>
     @ObservationIgnored private var nextQuery: PageQuery?
     @ObservationIgnored private let work = WorkSlot()
 
