@@ -159,6 +159,21 @@ import Testing
         #expect(model.state == .loaded(2))
     }
 
+    @Test func usesTheDefaultDispatcherWhenGivenNone() async {
+        // Given a default dispatcher set for this test only
+        dispatcher.stub(.get, "/items", response: .json([Item].ids(5)))
+        let model = DefaultDispatcher.withOverride(dispatcher) {
+            NetworkViewModel(Request<[Item]>(.get("/items")))
+        }
+
+        // When it loads
+        await model.load().value
+
+        // Then the request went through that dispatcher
+        #expect(model.value == .ids(5))
+        #expect(dispatcher.receivedRequests.count == 1)
+    }
+
     @Test func usesTheRequestTheClosureBuildsAtEachLoad() async {
         // Given a request that depends on the screen's input
         dispatcher.stub(.get, "/items/*", response: .json([Item].ids(7)))

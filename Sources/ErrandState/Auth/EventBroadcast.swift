@@ -29,9 +29,6 @@ final class EventBroadcast<Event: Sendable>: Sendable {
         return stream
     }
 
-    /// How many streams are listening.
-    var listenerCount: Int { state.withLock { $0.listeners.count } }
-
     /// Sends `event` to every stream.
     func send(_ event: Event) {
         let listeners = state.withLock { Array($0.listeners.values) }
