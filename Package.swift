@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Errand", targets: ["Errand"]),
         .library(name: "ErrandReplay", targets: ["ErrandReplay"]),
         .library(name: "ErrandDI", targets: ["ErrandDI"]),
+        .library(name: "ErrandState", targets: ["ErrandState"]),
     ],
     targets: [
         // The one lock wrapper every module uses; internal to the package, not a product.
@@ -15,6 +16,7 @@ let package = Package(
         .target(name: "Errand", dependencies: ["ErrandSync"]),
         .target(name: "ErrandReplay", dependencies: ["Errand", "ErrandSync"]),
         .target(name: "ErrandDI", dependencies: ["ErrandSync"]),
+        .target(name: "ErrandState", dependencies: ["Errand", "ErrandSync"]),
         // Helpers shared by the test targets (clocks, callback probes, the live servers); not a product.
         .target(
             name: "ErrandTestSupport", dependencies: ["Errand", "ErrandSync"],
@@ -31,6 +33,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
+        .testTarget(
+            name: "ErrandStateTests",
+            dependencies: ["ErrandState", "Errand", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(

@@ -1,0 +1,128 @@
+import Errand
+import Observation
+
+/// A view model for a sign-in screen: sends the credentials, stores the tokens, signs in.
+///
+/// ```swift
+/// let login = LoginViewModel(
+///     auth: auth, dispatcher: api,
+///     request: { (form: Credentials) in SignIn(form) },
+///     tokens: { answer in TokenPair(accessToken: answer.accessToken, refreshToken: answer.refreshToken) },
+///     user: { answer in answer.user })
+/// login.submit(Credentials(email: email, password: password))
+/// ```
+///
+/// Submitting sends the request; from its answer the `tokens` step takes the ``TokenPair`` and
+/// the `user` step the user. ``AuthState/logIn(tokens:user:)`` then writes the tokens to the
+/// auth state's storage (the one the auth policy reads), signs in, and emits
+/// ``AuthEvent/loggedIn``. Any failure lands in ``error``: the request's, `decoding` when a step
+/// throws, `tokenStorage` when the tokens cannot be stored. A submit while one runs is refused.
+/// Observable; main-actor isolated, and so `Sendable`.
+@Observable @MainActor
+public final class LoginViewModel<Credentials, Answer: Sendable> {
+    /// Whether a sign-in is running.
+    public private(set) var isSubmitting = false
+    /// Why the last sign-in failed; cleared when the next one starts.
+    public private(set) var error: NetworkError?
+
+    /// The auth state this screen signs in to.
+    @ObservationIgnored public let auth: AuthState
+    @ObservationIgnored private let send: @MainActor (Credentials) async throws(NetworkError) -> Answer
+    @ObservationIgnored private let tokens: @Sendable (Answer) throws -> TokenPair
+    @ObservationIgnored private let user: @Sendable (Answer) throws -> (any Sendable)?
+    @ObservationIgnored private let work = WorkSlot()
+
+    /// Creates a sign-in view model that runs `send` for the credentials.
+    ///
+    /// - Parameters:
+    ///   - auth: The auth state to sign in to; it holds the token storage.
+    ///   - send: Sends the credentials and returns the server's answer.
+    ///   - tokens: Takes the token pair from the answer.
+    ///   - user: Takes the user from the answer; none by default.
+    public init(
+        auth: AuthState, send: @escaping @MainActor (Credentials) async throws(NetworkError) -> Answer,
+        tokens: @escaping @Sendable (Answer) throws -> TokenPair,
+        user: @escaping @Sendable (Answer) throws -> (any Sendable)? = { _ in nil }
+    ) {
+        self.auth = auth
+        self.send = send
+        self.tokens = tokens
+        self.user = user
+    }
+
+    /// Creates a sign-in view model that sends the request `makeRequest` builds.
+    ///
+    /// - Parameters:
+    ///   - auth: The auth state to sign in to; it holds the token storage.
+    ///   - dispatcher: What sends the request; ``DefaultDispatcher/current`` (read now) by
+    ///     default. Mark the request `.authentication(.none)` if it goes through the auth policy.
+    ///   - makeRequest: Builds the sign-in request from the credentials.
+    ///   - tokens: Takes the token pair from the answer.
+    ///   - user: Takes the user from the answer; none by default.
+    public convenience init<Request: RequestType>(
+        auth: AuthState, dispatcher: any NetworkDispatcher = DefaultDispatcher.current,
+        request makeRequest: @escaping @MainActor (Credentials) -> Request,
+        tokens: @escaping @Sendable (Answer) throws -> TokenPair,
+        user: @escaping @Sendable (Answer) throws -> (any Sendable)? = { _ in nil }
+    ) where Request.ResponseType == Answer {
+        self.init(
+            auth: auth,
+            send: { credentials async throws(NetworkError) -> Answer in
+                try await makeRequest(credentials).execute(dispatcher: dispatcher)
+            }, tokens: tokens, user: user)
+    }
+
+    /// Whether someone is signed in, as the auth state says.
+    public var isLoggedIn: Bool { auth.isLoggedIn }
+
+    /// Signs in with `credentials`, unless a sign-in is running.
+    ///
+    /// - Parameter credentials: What the sign-in request sends.
+    /// - Returns: The task that signs in, or the running one when this submit was refused.
+    @discardableResult
+    public func submit(_ credentials: Credentials) -> Task<Void, Never> {
+        if let running = work.task { return running }
+        isSubmitting = true
+        error = nil
+        return work.start { [weak self] generation in
+            let failure = await self?.signIn(credentials)
+            guard let self, self.work.isCurrent(generation) else { return }
+            self.isSubmitting = false
+            self.error = failure
+        }
+    }
+
+    /// Cancels the running sign-in; nothing is stored if the answer had not arrived.
+    public func cancel() {
+        guard work.isRunning else { return }
+        work.cancel()
+        isSubmitting = false
+    }
+
+    /// Sends the credentials and signs in; returns the failure, if any.
+    private func signIn(_ credentials: Credentials) async -> NetworkError? {
+        let answer: Answer
+        do {
+            answer = try await send(credentials)
+        } catch {
+            return error
+        }
+        if Task.isCancelled { return NetworkError(code: .cancelled, message: "The sign-in was cancelled.") }
+        let pair: TokenPair
+        let signedIn: (any Sendable)?
+        do {
+            pair = try tokens(answer)
+            signedIn = try user(answer)
+        } catch {
+            return NetworkError(
+                code: .decoding, message: "The sign-in answer held no usable tokens or user: \(error)",
+                underlyingError: error)
+        }
+        do {
+            try await auth.logIn(tokens: pair, user: signedIn)
+        } catch {
+            return error
+        }
+        return nil
+    }
+}
