@@ -31,7 +31,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
-        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
+        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
