@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func theOAuthSampleFitsInTenLines() throws {
-        let block = try #require(try ReadmeTests.readmeBlocks().first { $0.joined().contains("OAuthTokenResponse") })
+        let block = try #require(
+            try ReadmeTests.readmeBlocks().first { $0.joined().contains("OAuthTokenResponse") })
         #expect(block.count <= 10)
     }
 
@@ -25,7 +26,8 @@ import Testing
         let transport = URLSessionDispatcher(baseURL: baseURL)
         let login = try await Request<OAuthTokenResponse>(.post("/login").query("ttl", "0"))
             .execute(dispatcher: transport)
-        let storage = InMemoryTokenStorage(TokenPair(accessToken: login.accessToken, refreshToken: login.refreshToken))
+        let storage = InMemoryTokenStorage(
+            TokenPair(accessToken: login.accessToken, refreshToken: login.refreshToken))
 
         // When a protected resource is asked for through the README's dispatcher
         _ = try await Request<EmptyResponse>(.get("/protected")).execute(
@@ -42,7 +44,8 @@ import Testing
 
     @Test func theRecoverySampleClearsAnUnreadableStorage() async throws {
         // Given a corrupt token file
-        let url = FileManager.default.temporaryDirectory.appending(path: "errand-readme-\(UUID().uuidString).json")
+        let url = FileManager.default.temporaryDirectory.appending(
+            path: "errand-readme-\(UUID().uuidString).json")
         defer { try? FileManager.default.removeItem(at: url) }
         try Data("{".utf8).write(to: url)
         let storage = FileTokenStorage(url: url)

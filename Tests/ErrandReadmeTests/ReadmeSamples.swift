@@ -35,7 +35,8 @@ func signedInAPI(baseURL: URL, storage: any TokenStorage) -> AuthenticatingDispa
 func loadProfile(api: any NetworkDispatcher, storage: any TokenStorage) async throws -> User? {
     do {
         return try await Request<User>(.get("/me")).execute(dispatcher: api)
-    } catch where error.code == .tokenStorage {
+    } catch {
+        guard error.code == .tokenStorage else { throw error }
         try await storage.clear()  // the saved sign-in is unusable: drop it
         return nil  // and show the sign-in screen
     }

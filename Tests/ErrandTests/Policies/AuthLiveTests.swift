@@ -17,7 +17,8 @@ struct AuthLiveTests {
 
     /// The token server, under a client of its own so that parallel tests do not mix.
     static func clientURL() throws -> URL {
-        try LiveServer.require(LiveServer.token, "ERRAND_TOKEN_URL").appending(path: "clients/\(UUID().uuidString)")
+        try LiveServer.require(LiveServer.token, "ERRAND_TOKEN_URL").appending(
+            path: "clients/\(UUID().uuidString)")
     }
 
     /// Makes the token endpoints answer `status` (0: normally again).

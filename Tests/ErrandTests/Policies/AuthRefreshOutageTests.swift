@@ -10,7 +10,11 @@ import Testing
 
     /// The token endpoint's answer, decoded by hand so the test needs nothing but `RequestType`.
     struct Issued: Codable, Sendable {
-        let access_token: String
+        let accessToken: String
+
+        enum CodingKeys: String, CodingKey {
+            case accessToken = "access_token"
+        }
     }
 
     /// An API that accepts `Bearer good` on `GET /me`, and a token endpoint `POST /token` that
@@ -19,7 +23,7 @@ import Testing
         let server = AuthenticatingDispatcherTests.server(accepting: "good")
         server.stub(
             InMemoryDispatcher.Stub(
-                .post, "/token", responses: issued.map { .json(Issued(access_token: $0)) }))
+                .post, "/token", responses: issued.map { .json(Issued(accessToken: $0)) }))
         server.stub(
             InMemoryDispatcher.Stub(
                 .post, "/token", where: { _ in down.withLock { $0 } }, responses: [.status(503)]))
@@ -36,7 +40,7 @@ import Testing
             refresh: { _ in
                 refreshes.increment()
                 let issued = try await Request<Issued>(.post("/token")).execute(dispatcher: server)
-                return TokenPair(accessToken: issued.access_token)
+                return TokenPair(accessToken: issued.accessToken)
             },
             onSessionExpired: { expiries.increment() })
     }

@@ -5,7 +5,8 @@ import Foundation
 import Testing
 
 /// A refresh request sent back through its own auth policy fails at once instead of waiting for
-/// its own refresh forever. (The time limits are hang guards: without the check, these hang.)
+/// its own refresh forever. (The bounded waits and time limits are hang guards: without the
+/// check, these requests never finish.)
 @Suite struct AuthRefreshThroughItselfTests {
     typealias Counter = AuthenticatingDispatcherTests.Counter
 
@@ -24,7 +25,8 @@ import Testing
                 guard let api = policy.withLock({ $0 }) else { throw CancellationError() }
                 let (dispatcher, request) = route(api, calls.increment())
                 do {
-                    return TokenPair(accessToken: try await Request<String>(request).execute(dispatcher: dispatcher))
+                    return TokenPair(
+                        accessToken: try await Request<String>(request).execute(dispatcher: dispatcher))
                 } catch let error as NetworkError {
                     refreshErrors.withLock { $0.append(error) }
                     throw error
@@ -48,7 +50,9 @@ import Testing
         let expiries = Counter()
         let refreshErrors = Locked<[NetworkError]>([])
         let storage = InMemoryTokenStorage(TokenPair(accessToken: "old", refreshToken: "r"))
-        let api = Self.policy(over: server, storage: storage, expiries: expiries, refreshErrors: refreshErrors) {
+        let api = Self.policy(
+            over: server, storage: storage, expiries: expiries, refreshErrors: refreshErrors
+        ) {
             api, _ in (api.retrying(.default), .post("/token"))
         }
 
@@ -56,11 +60,13 @@ import Testing
         let probes = (0..<3).map { _ in CallbackProbe<String>() }
         for probe in probes {
             Request<String>(.get("/me"))
-                .execute(dispatcher: api, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                .execute(
+                    dispatcher: api, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
         }
 
         // Then each fails once with invalidRequest, saying what was wrong and how to fix it
-        for probe in probes {
+        await waitUntil("every request to be answered") { probes.allSatisfy { !$0.deliveries.isEmpty } }
+        for probe in probes where !probe.deliveries.isEmpty {
             let error = try await probe.failure()
             #expect(error.code == .invalidRequest)
             #expect(error.message.contains("sent through the same authenticating dispatcher"))
@@ -105,13 +111,17 @@ import Testing
     @Test func aRefreshThroughAnotherAuthPolicyIsNoMistake() async throws {
         // Given a refresh sent through a second, separate auth policy over the same server
         let server = Self.server()
-        let other = server.authenticating(storage: InMemoryTokenStorage(TokenPair(accessToken: "client"))) { $0 }
+        let other = server.authenticating(storage: InMemoryTokenStorage(TokenPair(accessToken: "client"))) {
+            $0
+        }
         let api = server.authenticating(storage: InMemoryTokenStorage(TokenPair(accessToken: "old"))) { _ in
             TokenPair(accessToken: try await Request<String>(.post("/token")).execute(dispatcher: other))
         }
 
         // When a request needs a refresh, then it succeeds
         #expect(try await Request<String>(.get("/me")).execute(dispatcher: api) == "hello new")
-        #expect(server.receivedRequests.first { $0.path == "/token" }?.headers["Authorization"] == "Bearer client")
+        #expect(
+            server.receivedRequests.first { $0.path == "/token" }?.headers["Authorization"] == "Bearer client"
+        )
     }
 }

@@ -36,12 +36,15 @@ import Testing
 
     @Test func refusesAnAnswerWithoutAnAccessToken() {
         #expect(throws: DecodingError.self) { try Self.decode(#"{"error": "invalid_grant"}"#) }
-        #expect(throws: DecodingError.self) { try Self.decode(#"{"access_token": "a", "expires_in": "soon"}"#) }
+        #expect(throws: DecodingError.self) {
+            try Self.decode(#"{"access_token": "a", "expires_in": "soon"}"#)
+        }
     }
 
     @Test func becomesATokenPairThatKeepsTheOldRefreshTokenWhenNoneIsSent() {
         let previous = TokenPair(accessToken: "old", refreshToken: "keep")
-        let pair = OAuthTokenResponse(accessToken: "a", expiresIn: 90).tokenPair(replacing: previous, now: Self.now)
+        let pair = OAuthTokenResponse(accessToken: "a", expiresIn: 90).tokenPair(
+            replacing: previous, now: Self.now)
         #expect(pair == TokenPair(accessToken: "a", refreshToken: "keep", expiresAt: Self.now + 90))
         let rotated = OAuthTokenResponse(accessToken: "a", refreshToken: "new").tokenPair(replacing: previous)
         #expect(rotated == TokenPair(accessToken: "a", refreshToken: "new"))
@@ -92,7 +95,9 @@ import Testing
     struct Refresher: TokenRefresher {
         let refreshes: Counter
         func refresh(_ current: TokenPair) async throws -> TokenPair {
-            TokenPair(accessToken: "fresh", expiresAt: OAuthTokenResponseTests.now + 3600 * Double(refreshes.increment()))
+            TokenPair(
+                accessToken: "fresh",
+                expiresAt: OAuthTokenResponseTests.now + 3600 * Double(refreshes.increment()))
         }
     }
 

@@ -120,7 +120,9 @@ extension URLSessionDispatcher {
         refreshHandler: @escaping @Sendable (TokenPair, URLSessionDispatcher) async throws -> TokenPair
     ) -> RetryingDispatcher {
         URLSessionDispatcher(baseURL: baseURL, timeout: timeout)
-            .authenticating(storage: tokenStorage, refresh: refreshHandler, onSessionExpired: onSessionExpired)
+            .authenticating(
+                storage: tokenStorage, refresh: refreshHandler, onSessionExpired: onSessionExpired
+            )
             .retrying(retry)
     }
 }

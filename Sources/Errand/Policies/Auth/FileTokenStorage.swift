@@ -45,7 +45,8 @@ public final class FileTokenStorage: TokenStorage {
         do {
             try PrivateFile.write(data, to: url)
         } catch {
-            throw TokenStorageCoding.failure("the token file \(url.path) could not be written: \(error)", cause: error)
+            throw TokenStorageCoding.failure(
+                "the token file \(url.path) could not be written: \(error)", cause: error)
         }
         cache.withLock { $0 = .some(tokens) }
     }
@@ -69,7 +70,8 @@ public final class FileTokenStorage: TokenStorage {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw TokenStorageCoding.failure("the token file \(url.path) could not be read: \(error)", cause: error)
+            throw TokenStorageCoding.failure(
+                "the token file \(url.path) could not be read: \(error)", cause: error)
         }
     }
 }

@@ -40,16 +40,19 @@ public struct OAuthTokenResponse: Decodable, Hashable, Sendable, CustomStringCon
     /// - Throws: `DecodingError` when `access_token` is missing or a field has the wrong type.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
-        accessToken = try container.decode(String.self, forKey: Self.key(container, "access_token", "accessToken"))
+        accessToken = try container.decode(
+            String.self, forKey: Self.key(container, "access_token", "accessToken"))
         refreshToken = try container.decodeIfPresent(
             String.self, forKey: Self.key(container, "refresh_token", "refreshToken"))
-        tokenType = try container.decodeIfPresent(String.self, forKey: Self.key(container, "token_type", "tokenType"))
+        tokenType = try container.decodeIfPresent(
+            String.self, forKey: Self.key(container, "token_type", "tokenType"))
         scope = try container.decodeIfPresent(String.self, forKey: Key("scope"))
         let lifetime = Self.key(container, "expires_in", "expiresIn")
         if let text = try? container.decodeIfPresent(String.self, forKey: lifetime) {
             guard let seconds = TimeInterval(text) else {
                 throw DecodingError.dataCorruptedError(
-                    forKey: lifetime, in: container, debugDescription: "\"\(text)\" is not a number of seconds")
+                    forKey: lifetime, in: container,
+                    debugDescription: "\"\(text)\" is not a number of seconds")
             }
             expiresIn = seconds
         } else {
@@ -86,7 +89,8 @@ public struct OAuthTokenResponse: Decodable, Hashable, Sendable, CustomStringCon
     }
 
     /// The key for a field: its snake-case name, or the camel-case one when only that is there.
-    private static func key(_ container: KeyedDecodingContainer<Key>, _ snake: String, _ camel: String) -> Key {
+    private static func key(_ container: KeyedDecodingContainer<Key>, _ snake: String, _ camel: String) -> Key
+    {
         container.contains(Key(snake)) || !container.contains(Key(camel)) ? Key(snake) : Key(camel)
     }
 }

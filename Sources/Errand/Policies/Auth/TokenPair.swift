@@ -28,7 +28,9 @@ public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
     ///   - refreshToken: The token that renews it, if any.
     ///   - expiresIn: How many seconds from `now` the access token works; `nil` when unknown.
     ///   - now: The time the answer arrived; the current time by default.
-    public init(accessToken: String, refreshToken: String? = nil, expiresIn: TimeInterval?, now: Date = Date()) {
+    public init(
+        accessToken: String, refreshToken: String? = nil, expiresIn: TimeInterval?, now: Date = Date()
+    ) {
         self.init(
             accessToken: accessToken, refreshToken: refreshToken,
             expiresAt: expiresIn.map { now.addingTimeInterval($0) })

@@ -136,7 +136,8 @@ actor TokenSession {
             // A refresh that waited on itself is a mistake in the app, not a verdict on the tokens.
             if refreshSentThroughItself { throw Self.sentThroughItself(nil) }
             if var temporary = error as? NetworkError, Self.isTemporary(temporary) {
-                temporary.message = "The token refresh failed for a temporary reason; the tokens are kept. "
+                temporary.message =
+                    "The token refresh failed for a temporary reason; the tokens are kept. "
                     + temporary.message
                 throw temporary
             }

@@ -65,7 +65,8 @@ enum TokenStorageCoding {
     /// What a `DecodingError` means, in a sentence and with the key path it happened at.
     static func explain(_ error: DecodingError) -> String {
         func path(_ context: DecodingError.Context) -> String {
-            context.codingPath.isEmpty ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
+            context.codingPath.isEmpty
+                ? "the top level" : context.codingPath.map(\.stringValue).joined(separator: ".")
         }
         switch error {
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
