@@ -36,7 +36,8 @@ let package = Package(
         .testTarget(
             name: "ErrandStateTests",
             dependencies: ["ErrandState", "Errand", "ErrandSync", "ErrandTestSupport"]),
-        .testTarget(name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay"]),
+        .testTarget(
+            name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],

@@ -23,6 +23,25 @@ func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair {
     TokenPair(accessToken: "renewed", refreshToken: tokens.refreshToken)
 }
 
+func signedInAPI(baseURL: URL, storage: any TokenStorage) -> AuthenticatingDispatcher {
+    URLSessionDispatcher(baseURL: baseURL).authenticating(storage: storage) { tokens, transport in
+        let refresh = RequestData.post("/token").body(
+            .form(["grant_type": "refresh_token", "refresh_token": tokens.refreshToken ?? ""]))
+        let answer = try await Request<OAuthTokenResponse>(refresh).execute(dispatcher: transport)
+        return answer.tokenPair(replacing: tokens)  // keeps the old refresh token if none is sent
+    }
+}
+
+func loadProfile(api: any NetworkDispatcher, storage: any TokenStorage) async throws -> User? {
+    do {
+        return try await Request<User>(.get("/me")).execute(dispatcher: api)
+    } catch {
+        guard error.code == .tokenStorage else { throw error }
+        try await storage.clear()  // the saved sign-in is unusable: drop it
+        return nil  // and show the sign-in screen
+    }
+}
+
 enum ReadmeSamples {
     static func policies() -> any NetworkDispatcher {
         let storage = FileTokenStorage(url: URL(fileURLWithPath: "/var/lib/shop/tokens.json"))

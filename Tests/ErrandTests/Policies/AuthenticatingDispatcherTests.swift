@@ -1,13 +1,13 @@
 import Errand
+import ErrandSync
 import ErrandTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @Suite struct AuthenticatingDispatcherTests {
     /// Counts calls, for refreshes and expiry notices.
     final class Counter: Sendable {
-        private let value = Mutex(0)
+        private let value = Locked(0)
         var count: Int { value.withLock { $0 } }
         @discardableResult func increment() -> Int {
             value.withLock {

@@ -4,6 +4,15 @@ import Foundation
 /// the token when it expires or is refused. Made with
 /// ``NetworkDispatcher/authenticating(storage:refresh:onSessionExpired:leeway:maximumRefreshes:within:now:)``.
 ///
+/// ```swift
+/// let api = URLSessionDispatcher(baseURL: baseURL).authenticating(storage: storage) { tokens, transport in
+///     let refresh = RequestData.post("/token").body(
+///         .form(["grant_type": "refresh_token", "refresh_token": tokens.refreshToken ?? ""]))
+///     let answer = try await Request<OAuthTokenResponse>(refresh).execute(dispatcher: transport)
+///     return answer.tokenPair(replacing: tokens)
+/// }
+/// ```
+///
 /// - Requests marked `.none` (login, the refresh call itself) and requests that set their own
 ///   `Authorization` pass through untouched. `.optional` (the default) attaches a token when
 ///   there is one; `.required` fails with `sessionExpired` when there is none.
@@ -14,8 +23,15 @@ import Foundation
 /// - When the refresh fails (the token endpoint refuses, or answers 401), the storage is cleared,
 ///   every waiting request fails with `sessionExpired`, and `onSessionExpired` runs once. A
 ///   refresh that fails for a temporary reason (no network, a 5xx) fails the waiting requests
-///   with that error and keeps the session.
-/// - More than the allowed refreshes within the window ends the session instead of looping.
+///   with that error (its code and status) and keeps the session, however long the outage
+///   lasts: the next request after it tries again.
+/// - When the server keeps refusing tokens that a refresh has just issued, the session ends
+///   after `maximumRefreshes` such refreshes within the window, instead of looping. Refreshes
+///   that fail, and refreshes whose tokens are accepted, do not count.
+/// - A refresh request sent back through this same dispatcher (without `.authentication(.none)`)
+///   fails at once with `invalidRequest` and a message naming the fix, and so does the refresh;
+///   the session is kept.
+/// - A storage that cannot be read or written fails the request with `tokenStorage`.
 public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher
@@ -30,7 +46,8 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
     ///     `.authentication(.none)` and `.bypassingQueue()`, or through a dispatcher without auth.
     ///   - onSessionExpired: Runs once each time the session ends (show the sign-in screen).
     ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
-    ///   - maximumRefreshes: How many refreshes are allowed within `window` seconds.
+    ///   - maximumRefreshes: How many refreshes whose tokens the server refuses again are
+    ///     allowed within `window` seconds before the session ends.
     ///   - window: The window for `maximumRefreshes`, in seconds.
     ///   - now: The wall-clock time, for expiry; inject it in tests.
     public init(
@@ -75,9 +92,14 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
             return try await base.sendInline(request)
         }
         let response = try await base.sendInline(request.bearer(tokens.accessToken))
-        guard response.statusCode == 401 else { return response }
+        guard response.statusCode == 401 else {
+            session.confirm(tokens.accessToken)
+            return response
+        }
         let renewed = try await session.renew(rejecting: tokens.accessToken, for: request)
-        return try await base.sendInline(request.bearer(renewed.accessToken))
+        let retried = try await base.sendInline(request.bearer(renewed.accessToken))
+        if retried.statusCode != 401 { session.confirm(renewed.accessToken) }
+        return retried
     }
 }
 
@@ -85,78 +107,5 @@ extension RequestData {
     /// This request with `Authorization: Bearer <token>`.
     fileprivate func bearer(_ token: String) -> RequestData {
         header("Authorization", "Bearer \(token)")
-    }
-}
-
-extension NetworkDispatcher {
-    /// This dispatcher, sending bearer tokens from `storage` and renewing them with `refresh`.
-    ///
-    /// See ``AuthenticatingDispatcher`` for the rules.
-    ///
-    /// - Parameters:
-    ///   - storage: Where the tokens are kept.
-    ///   - refresh: Turns the current tokens into new ones.
-    ///   - onSessionExpired: Runs once each time the session ends.
-    ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
-    ///   - maximumRefreshes: How many refreshes are allowed within `window` seconds.
-    ///   - window: The window for `maximumRefreshes`, in seconds.
-    ///   - now: The wall-clock time, for expiry.
-    public func authenticating(
-        storage: any TokenStorage, refresh: @escaping @Sendable (TokenPair) async throws -> TokenPair,
-        onSessionExpired: @escaping @Sendable () -> Void = {}, leeway: TimeInterval = 60,
-        maximumRefreshes: Int = 5,
-        within window: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
-    ) -> AuthenticatingDispatcher {
-        AuthenticatingDispatcher(
-            base: self, storage: storage, refresher: ClosureTokenRefresher(refresh),
-            onSessionExpired: onSessionExpired,
-            leeway: leeway, maximumRefreshes: maximumRefreshes, within: window, now: now)
-    }
-
-    /// This dispatcher, sending bearer tokens from `storage` and renewing them with `refresher`.
-    public func authenticating(
-        storage: any TokenStorage, refresher: any TokenRefresher,
-        onSessionExpired: @escaping @Sendable () -> Void = {}
-    ) -> AuthenticatingDispatcher {
-        AuthenticatingDispatcher(
-            base: self, storage: storage, refresher: refresher, onSessionExpired: onSessionExpired)
-    }
-}
-
-extension URLSessionDispatcher {
-    /// The common stack in one call: URLSession, then bearer auth, then retry.
-    ///
-    /// ```swift
-    /// let api = URLSessionDispatcher.withAuth(
-    ///     baseURL: URL(string: "https://api.example.com")!,
-    ///     tokenStorage: FileTokenStorage(url: tokensFile)
-    /// ) { tokens, transport in
-    ///     try await RefreshTokens(refreshToken: tokens.refreshToken).execute(dispatcher: transport)
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - baseURL: The API's base URL.
-    ///   - tokenStorage: Where the tokens are kept.
-    ///   - retry: The retry policy around everything; ``RetryPolicy/default`` by default.
-    ///   - timeout: The per-request deadline, in seconds.
-    ///   - onSessionExpired: Runs once each time the session ends.
-    ///   - refreshHandler: Gets new tokens. It is given the bare transport, which has no auth
-    ///     and no queue, to send the refresh request through.
-    /// - Returns: The composed dispatcher.
-    public static func withAuth(
-        baseURL: URL, tokenStorage: any TokenStorage, retry: RetryPolicy = .default,
-        timeout: TimeInterval = 60,
-        onSessionExpired: @escaping @Sendable () -> Void = {},
-        refreshHandler: @escaping @Sendable (TokenPair, URLSessionDispatcher) async throws -> TokenPair
-    ) -> RetryingDispatcher {
-        let transport = URLSessionDispatcher(baseURL: baseURL, timeout: timeout)
-        return
-            transport
-            .authenticating(
-                storage: tokenStorage, refresh: { tokens in try await refreshHandler(tokens, transport) },
-                onSessionExpired: onSessionExpired
-            )
-            .retrying(retry)
     }
 }

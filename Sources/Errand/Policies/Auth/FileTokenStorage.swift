@@ -6,6 +6,11 @@ import Foundation
 /// Writes go to a temporary file created with mode 0600 in the same folder, which is then
 /// renamed over the old one, so a crash mid-write leaves the previous tokens intact and the
 /// secret is never readable by others, not even for a moment. Missing folders are created.
+/// `expiresAt` is stored with full precision, so a pair reads back equal to the one written.
+///
+/// A file that cannot be read, or that does not hold valid tokens, throws a `NetworkError` with
+/// code `tokenStorage` whose message names the file and the problem. The auth policy hands it on
+/// to the request; the app recovers by calling ``clear()`` and signing the user in again.
 public final class FileTokenStorage: TokenStorage {
     /// The file the tokens live in.
     public let url: URL
@@ -18,12 +23,13 @@ public final class FileTokenStorage: TokenStorage {
 
     /// The stored pair, read from the file once and then from memory.
     ///
-    /// - Throws: When the file exists but cannot be read or decoded.
+    /// - Throws: `NetworkError` with code `tokenStorage` when the file exists but cannot be read
+    ///   or does not hold valid tokens.
     public func read() async throws -> TokenPair? {
         if let cached = cache.withLock({ $0 }) { return cached }
         let tokens: TokenPair?
         if FileManager.default.fileExists(atPath: url.path) {
-            tokens = try Self.decoder.decode(TokenPair.self, from: Data(contentsOf: url))
+            tokens = try TokenStorageCoding.decode(try contents(), from: "the token file \(url.path)")
         } else {
             tokens = nil
         }
@@ -32,29 +38,40 @@ public final class FileTokenStorage: TokenStorage {
     }
 
     /// Writes the pair to the file atomically, with mode 0600.
+    ///
+    /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be written.
     public func write(_ tokens: TokenPair) async throws {
-        try PrivateFile.write(try Self.encoder.encode(tokens), to: url)
+        let data = try TokenStorageCoding.encode(tokens, to: "the token file \(url.path)")
+        do {
+            try PrivateFile.write(data, to: url)
+        } catch {
+            throw TokenStorageCoding.failure(
+                "the token file \(url.path) could not be written: \(error)", cause: error)
+        }
         cache.withLock { $0 = .some(tokens) }
     }
 
     /// Deletes the file.
+    ///
+    /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be deleted.
     public func clear() async throws {
         if FileManager.default.fileExists(atPath: url.path) {
-            try FileManager.default.removeItem(at: url)
+            do {
+                try FileManager.default.removeItem(at: url)
+            } catch {
+                throw TokenStorageCoding.failure(
+                    "the token file \(url.path) could not be deleted: \(error)", cause: error)
+            }
         }
         cache.withLock { $0 = .some(nil) }
     }
 
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        encoder.dateEncodingStrategy = .iso8601
-        return encoder
-    }()
-
-    private static let decoder: JSONDecoder = {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return decoder
-    }()
+    private func contents() throws(NetworkError) -> Data {
+        do {
+            return try Data(contentsOf: url)
+        } catch {
+            throw TokenStorageCoding.failure(
+                "the token file \(url.path) could not be read: \(error)", cause: error)
+        }
+    }
 }

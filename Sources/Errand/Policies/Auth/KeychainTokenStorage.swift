@@ -3,6 +3,9 @@
     import Security
 
     /// Token storage in the Keychain, as one generic-password item. Apple platforms only.
+    ///
+    /// A keychain failure or an item that does not hold valid tokens throws a `NetworkError`
+    /// with code `tokenStorage` that names the item.
     public final class KeychainTokenStorage: TokenStorage {
         /// The item's service name.
         public let service: String
@@ -23,13 +26,13 @@
             var result: CFTypeRef?
             let status = SecItemCopyMatching(query as CFDictionary, &result)
             if status == errSecItemNotFound { return nil }
-            guard status == errSecSuccess, let data = result as? Data else { throw Self.error(status) }
-            return try JSONDecoder().decode(TokenPair.self, from: data)
+            guard status == errSecSuccess, let data = result as? Data else { throw error(status) }
+            return try TokenStorageCoding.decode(data, from: place)
         }
 
         /// Replaces the stored pair.
         public func write(_ tokens: TokenPair) async throws {
-            let data = try JSONEncoder().encode(tokens)
+            let data = try TokenStorageCoding.encode(tokens, to: place)
             let update = [kSecValueData as String: data] as CFDictionary
             var status = SecItemUpdate(baseQuery as CFDictionary, update)
             if status == errSecItemNotFound {
@@ -38,13 +41,13 @@
                 item[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
                 status = SecItemAdd(item as CFDictionary, nil)
             }
-            guard status == errSecSuccess else { throw Self.error(status) }
+            guard status == errSecSuccess else { throw error(status) }
         }
 
         /// Removes the stored pair.
         public func clear() async throws {
             let status = SecItemDelete(baseQuery as CFDictionary)
-            guard status == errSecSuccess || status == errSecItemNotFound else { throw Self.error(status) }
+            guard status == errSecSuccess || status == errSecItemNotFound else { throw error(status) }
         }
 
         private var baseQuery: [String: Any] {
@@ -55,8 +58,13 @@
             ]
         }
 
-        private static func error(_ status: OSStatus) -> NSError {
-            NSError(domain: NSOSStatusErrorDomain, code: Int(status))
+        /// The item, as error messages name it.
+        private var place: String { "the keychain item \(service)/\(account)" }
+
+        private func error(_ status: OSStatus) -> NetworkError {
+            TokenStorageCoding.failure(
+                "\(place) could not be accessed (OSStatus \(status))",
+                cause: NSError(domain: NSOSStatusErrorDomain, code: Int(status)))
         }
     }
 #endif

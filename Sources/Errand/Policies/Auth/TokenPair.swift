@@ -1,6 +1,11 @@
 import Foundation
 
 /// The credentials the auth policy sends: an access token, and what it needs to renew it.
+///
+/// OAuth 2 servers say how long a token lives (`expires_in`, in seconds), not when it ends:
+/// ``init(accessToken:refreshToken:expiresIn:now:)`` turns one into the other, and
+/// ``OAuthTokenResponse`` decodes the whole answer. Equality compares `expiresAt` exactly, and
+/// the storages keep it exactly.
 public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The bearer token sent in `Authorization`.
     public var accessToken: String
@@ -14,6 +19,21 @@ public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
         self.accessToken = accessToken
         self.refreshToken = refreshToken
         self.expiresAt = expiresAt
+    }
+
+    /// Creates a token pair from a lifetime in seconds, as OAuth 2 servers give it.
+    ///
+    /// - Parameters:
+    ///   - accessToken: The bearer token.
+    ///   - refreshToken: The token that renews it, if any.
+    ///   - expiresIn: How many seconds from `now` the access token works; `nil` when unknown.
+    ///   - now: The time the answer arrived; the current time by default.
+    public init(
+        accessToken: String, refreshToken: String? = nil, expiresIn: TimeInterval?, now: Date = Date()
+    ) {
+        self.init(
+            accessToken: accessToken, refreshToken: refreshToken,
+            expiresAt: expiresIn.map { now.addingTimeInterval($0) })
     }
 
     /// Describes the pair without revealing the tokens.

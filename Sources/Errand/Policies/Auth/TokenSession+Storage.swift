@@ -1,0 +1,36 @@
+import Foundation
+
+extension TokenSession {
+    /// The stored tokens; a storage failure becomes a `tokenStorage` error for `request`.
+    func read(for request: RequestData?) async throws(NetworkError) -> TokenPair? {
+        do {
+            return try await storage.read()
+        } catch {
+            throw Self.storageError(error, doing: "read", request: request)
+        }
+    }
+
+    /// Stores `tokens`; a storage failure becomes a `tokenStorage` error.
+    func write(_ tokens: TokenPair) async throws(NetworkError) {
+        do {
+            try await storage.write(tokens)
+        } catch {
+            throw Self.storageError(error, doing: "written", request: nil)
+        }
+    }
+
+    /// `error` as a `tokenStorage` error: kept as it is when the storage already says so.
+    static func storageError(_ error: any Error, doing action: String, request: RequestData?)
+        -> NetworkError
+    {
+        if var error = error as? NetworkError, error.code == .tokenStorage {
+            error.request = request ?? error.request
+            return error
+        }
+        return NetworkError(
+            code: .tokenStorage,
+            message: "The token storage could not be \(action): \(error). Clear the storage and sign in "
+                + "again.",
+            request: request, underlyingError: error)
+    }
+}
