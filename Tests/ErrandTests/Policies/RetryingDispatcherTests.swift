@@ -1,7 +1,8 @@
 import Errand
+import ErrandSync
 import ErrandTestSupport
 import Foundation
-import Synchronization
+
 import Testing
 
 @Suite struct RetryingDispatcherTests {
@@ -16,7 +17,7 @@ import Testing
     }
 
     final class EventLog: Sendable {
-        private let storage = Mutex<[RetryEvent]>([])
+        private let storage = Locked<[RetryEvent]>([])
         var events: [RetryEvent] { storage.withLock { $0 } }
         func record(_ event: RetryEvent) { storage.withLock { $0.append(event) } }
     }
