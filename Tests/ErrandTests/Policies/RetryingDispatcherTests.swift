@@ -2,7 +2,6 @@ import Errand
 import ErrandSync
 import ErrandTestSupport
 import Foundation
-
 import Testing
 
 @Suite struct RetryingDispatcherTests {
