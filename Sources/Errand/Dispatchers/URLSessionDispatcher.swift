@@ -82,7 +82,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         let deadline = request.timeout ?? timeout
         let urlRequest: URLRequest
         do {
-            try request.validate()
+            try request.requireValid()
             urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline)
         } catch {
             onError(error)
@@ -103,7 +103,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
 extension RequestData {
     /// The `URLRequest` that puts this request on the wire.
     func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
-        var urlRequest = URLRequest(url: try url(relativeTo: baseURL))
+        var urlRequest = URLRequest(url: try resolvedURL(relativeTo: baseURL))
         urlRequest.httpMethod = method.rawValue
         // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,
         // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job.

@@ -8,10 +8,19 @@ extension RequestData {
     /// `https://host/api` + `/users` is `https://host/api/users` (not `https://host/users`).
     /// Query items are appended after `?`, or after `&` when the path already has a query.
     ///
+    /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
+    /// everywhere (see "Catching errors" in the README); `NetworkError` is the only error thrown.
+    ///
     /// - Parameter baseURL: The dispatcher's base URL, if it has one.
-    /// - Throws: `invalidRequest` when the path is relative and there is no base URL, or the
-    ///   result is not a valid URL.
-    public func url(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
+    /// - Returns: The absolute URL.
+    /// - Throws: `NetworkError` with code `invalidRequest` when the path is relative and there is
+    ///   no base URL, or the result is not a valid URL.
+    public func url(relativeTo baseURL: URL?) throws -> URL {
+        try resolvedURL(relativeTo: baseURL)
+    }
+
+    /// ``url(relativeTo:)`` with its error type known to the compiler, for the package's own callers.
+    package func resolvedURL(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
         let joined: String
         if Self.hasScheme(path) {
             joined = path

@@ -109,8 +109,17 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
 
     /// Checks what can be checked before anything is sent.
     ///
-    /// - Throws: `invalidRequest` when a `GET` or `HEAD` has a body, or the body could not be encoded.
-    public func validate() throws(NetworkError) {
+    /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
+    /// everywhere (see "Catching errors" in the README); `NetworkError` is the only error thrown.
+    ///
+    /// - Throws: `NetworkError` with code `invalidRequest` when a `GET` or `HEAD` has a body, or
+    ///   the body could not be encoded.
+    public func validate() throws {
+        try requireValid()
+    }
+
+    /// ``validate()`` with its error type known to the compiler, for the package's own callers.
+    package func requireValid() throws(NetworkError) {
         guard let body else { return }
         if !method.allowsBody {
             throw NetworkError(
