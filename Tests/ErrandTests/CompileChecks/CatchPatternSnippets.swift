@@ -93,6 +93,27 @@ enum CatchPatternSnippets {
                 }
             }
 
+            @Test func caughtInClosuresAndTasks() async throws {
+                let check: @Sendable () async throws -> Void = {
+                    do {
+                        _ = try await GetText().execute(dispatcher: dispatcher)
+                    } catch let error as NetworkError {
+                        #expect(error.message.contains("GET"))
+                    }
+                }
+                try await check()
+                let task = Task {
+                    do {
+                        _ = try await dispatcher.dispatch(.get("/missing"))
+                    } catch let error as NetworkError {
+                        #expect(error.message.contains("missing"))
+                    } catch {
+                        Issue.record(error)
+                    }
+                }
+                await task.value
+            }
+
             @Test func synchronousCallsCaughtAsNetworkError() throws {
                 do {
                     try RequestData.get("/x").body(.raw(Data([1]), contentType: "x/y")).validate()
