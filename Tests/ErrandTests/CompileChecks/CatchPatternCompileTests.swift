@@ -48,4 +48,31 @@ struct CatchPatternCompileTests {
         #expect(!outcome.crashed, "the compiler crashed:\n\(outcome.diagnostics)")
         #expect(outcome.succeeded, "\(outcome.diagnostics)")
     }
+
+    @Test func theTwoPatternsTheREADMEAdvisesAgainstAreRefusedClearly() throws {
+        // Given code that reads `code` off an uncast error, and a cast that leaves a
+        // non-throwing function without a last `catch`
+        let source =
+            CatchPatternSnippets.prelude + """
+                func uncast() async {
+                    do { _ = try await GetText().execute(dispatcher: dispatcher) } catch { _ = error.code }
+                }
+                func notExhaustive() async {
+                    do { _ = try await GetText().execute(dispatcher: dispatcher) } catch let error as NetworkError { _ = error }
+                }
+                """
+        let prelude = CatchPatternSnippets.prelude.split(separator: "\n", omittingEmptySubsequences: false)
+
+        // When it is type-checked
+        let outcome = try CompilerProbe.typecheck(source)
+
+        // Then each is an ordinary error at its line, as the README's table says
+        #expect(!outcome.succeeded && !outcome.crashed, "\(outcome.diagnostics)")
+        #expect(
+            outcome.errors(atLine: prelude.count + 1).contains { $0.contains("has no member 'code'") },
+            "\(outcome.diagnostics)")
+        #expect(
+            outcome.errors(atLine: prelude.count + 4).contains { $0.contains("not exhaustive") },
+            "\(outcome.diagnostics)")
+    }
 }
