@@ -55,7 +55,7 @@ if let liveURL {
         print("Created #\(created.id): \(created.name)")
         do {
             _ = try await CatalogAPI.GetProduct(id: 99).execute(dispatcher: dispatcher)
-        } catch {
+        } catch let error as NetworkError {
             print("\nProduct #99: \(error.userMessage) (\(error.code), status \(error.statusCode ?? 0))")
         }
         print("\n\(dispatcher.receivedRequests.count) requests sent:")

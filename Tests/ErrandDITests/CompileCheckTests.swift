@@ -1,7 +1,9 @@
+import ErrandTestSupport
 import Testing
 
 /// Checks that the compiler, not the run time, rejects misuse of the API.
-@Suite(.enabled(if: CompilerProbe.isAvailable, "needs swiftc on PATH and the built ErrandDI module"))
+@Suite(
+    .enabled(if: CompilerProbe.isAvailable("ErrandDI"), "needs swiftc on PATH and the built ErrandDI module"))
 struct CompileCheckTests {
     @Test func correctMainActorUseCompiles() throws {
         let outcome = try CompilerProbe.typecheck(

@@ -1,8 +1,10 @@
+import ErrandTestSupport
 import Foundation
 import Testing
 
 /// Type-checks the code of the README's "Dependency injection" section, so it cannot rot.
-@Suite(.enabled(if: CompilerProbe.isAvailable, "needs swiftc on PATH and the built ErrandDI module"))
+@Suite(
+    .enabled(if: CompilerProbe.isAvailable("ErrandDI"), "needs swiftc on PATH and the built ErrandDI module"))
 struct READMETests {
     /// The package root, two folders above this file.
     private static let root = URL(fileURLWithPath: #filePath)

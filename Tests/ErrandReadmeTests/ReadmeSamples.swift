@@ -3,6 +3,7 @@
 import Errand
 import ErrandReplay
 import Foundation
+import Testing
 
 struct User: Codable, Sendable {
     let id: Int
@@ -35,8 +36,7 @@ func signedInAPI(baseURL: URL, storage: any TokenStorage) -> AuthenticatingDispa
 func loadProfile(api: any NetworkDispatcher, storage: any TokenStorage) async throws -> User? {
     do {
         return try await Request<User>(.get("/me")).execute(dispatcher: api)
-    } catch {
-        guard error.code == .tokenStorage else { throw error }
+    } catch let error as NetworkError where error.code == .tokenStorage {
         try await storage.clear()  // the saved sign-in is unusable: drop it
         return nil  // and show the sign-in screen
     }
@@ -129,7 +129,7 @@ enum ReadmeSamples {
     static func handlingErrors(dispatcher: any NetworkDispatcher) async {
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
-        } catch {
+        } catch let error as NetworkError {
             switch error.code {
             case .unacceptableStatus where error.statusCode == 404:
                 print("not found")
@@ -140,6 +140,23 @@ enum ReadmeSamples {
             default:
                 print(error)  // code, request, response, body snippet and cause, for the log
             }
+        } catch {
+            print(error)  // not reached: Errand throws NetworkError only
         }
+    }
+
+    /// The Swift Testing sample of "Catching errors"; `dispatcher` answers `/users` with a 404.
+    static func catchingInTests(dispatcher: any NetworkDispatcher) async throws {
+        do {
+            _ = try await GetAllUsers().execute(dispatcher: dispatcher)
+            Issue.record("expected an error")
+        } catch let error as NetworkError {
+            #expect(error.code == .unacceptableStatus)
+            #expect(error.message.contains("404"))
+        }
+        let error = await #expect(throws: NetworkError.self) {
+            try await GetAllUsers().execute(dispatcher: dispatcher)
+        }
+        #expect(error?.statusCode == 404)
     }
 }

@@ -58,4 +58,10 @@ import Testing
     @Test func theErrorSampleHandlesAnUnmatchedRequest() async {
         await ReadmeSamples.handlingErrors(dispatcher: InMemoryDispatcher())
     }
+
+    @Test func theCatchingSampleCatchesA404() async throws {
+        let dispatcher = InMemoryDispatcher()
+        dispatcher.stub(.get, "/users", response: .status(404))
+        try await ReadmeSamples.catchingInTests(dispatcher: dispatcher)
+    }
 }

@@ -70,8 +70,10 @@ struct ReplayLiveTests {
                 let response = try await dispatcher.dispatch(request)
                 let echo = try? JSONDecoder().decode(Echo.self, from: response.body)
                 outcomes.append(Outcome(status: response.statusCode, body: response.body, echo: echo))
-            } catch {
+            } catch let error as NetworkError {
                 outcomes.append(Outcome(error: error.code))
+            } catch {
+                Issue.record(error)
             }
         }
         return outcomes

@@ -69,7 +69,7 @@ import Testing
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
             Issue.record("expected a failure")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .unacceptableStatus)
             #expect(error.statusCode == status)
             #expect(error.response?.text == "{\"error\":\"nope\"}")
@@ -77,7 +77,7 @@ import Testing
             #expect(error.request?.path == "/users")
             #expect(error.description.contains("\(status)"))
             #expect(error.description.contains("nope"))
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func aRequestCanAcceptOtherStatusCodes() async throws {
@@ -105,11 +105,11 @@ import Testing
         do {
             _ = try await Strict().execute(dispatcher: dispatcher)
             Issue.record("expected a failure")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .unacceptableStatus)
             #expect((error.underlyingError as? APIError)?.reason == "deprecated")
             #expect(error.response?.statusCode == 200)
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func emptyResponseAcceptsAnEmptyBodyAnd204() async throws {
@@ -177,13 +177,13 @@ import Testing
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
             Issue.record("expected a decoding failure")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .decoding)
             #expect(error.message.contains("[1].id"))
             #expect(error.message.contains(#""id":"two""#))
             #expect(error.underlyingError is DecodingError)
             #expect(error.response?.statusCode == 200)
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func anEmptyBodyForADecodableTypeSaysSo() async throws {
@@ -192,10 +192,10 @@ import Testing
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)
             Issue.record("expected a decoding failure")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .decoding)
             #expect(error.message.contains("empty body"))
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func anInvalidRequestIsRefusedBeforeAnythingIsSent() async throws {

@@ -69,10 +69,10 @@ import Testing
         do {
             _ = try await Request<String>(.get("/n")).execute(dispatcher: dispatcher)
             Issue.record("expected the stub to be used up")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .unmatchedRequest)
             #expect(error.message.contains("served all 1"))
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test(arguments: NetworkError.Code.allCases)
@@ -82,10 +82,10 @@ import Testing
         do {
             _ = try await Request<String>(.get("/x")).execute(dispatcher: dispatcher)
             Issue.record("expected \(code)")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == code)
             #expect(error.message == "boom")
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func loadsJSONFromAFile() async throws {
@@ -127,7 +127,7 @@ import Testing
         do {
             _ = try await GetUser(id: 3).execute(dispatcher: dispatcher)
             Issue.record("expected unmatchedRequest")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .unmatchedRequest)
             let lines = error.message.split(separator: "\n").map(String.init)
             #expect(lines[0] == "No stub matches GET /users/3 (the dispatcher has 4 stubs).")
@@ -136,7 +136,7 @@ import Testing
             #expect(lines[3] == "  GET /users/4 — path is /users/4, not /users/3")
             #expect(lines.count == 6)
             #expect(lines[5].contains(#"dispatcher.stub(.get, "/users/3""#))
-        }
+        } catch { Issue.record(error) }
     }
 
     @Test func latencyWaitsOnTheInjectedClock() async throws {

@@ -94,8 +94,10 @@ import Testing
         #expect(throws: NetworkError.self) { try RequestData.get(path).url(relativeTo: nil) }
         do {
             _ = try RequestData.get(path).url(relativeTo: nil)
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .invalidRequest)
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
     }
 

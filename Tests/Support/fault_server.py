@@ -23,6 +23,11 @@ closed after each response, so a client never races a server-side keep-alive tim
     /basic-challenge              401, WWW-Authenticate: Basic realm="errand",
                                   JSON body {"error":"unauthorized"}
     /json?status=N                {"ok":true} with status N (default 200)
+    /invalid-utf8                 200 text/plain; charset=utf-8 whose body is not UTF-8:
+                                  b"caf\xc3\xa9 \xe9t\xe9" (a latin1 byte at offset 6)
+    /encoded?text=T&charset=C     200 text/plain; charset=L, body T (UTF-8 in the query)
+            [&label=L]            encoded with Python's codec C; L defaults to C and is
+                                  sent as given (quoted, upper case: the client's concern)
     anything else                 404
 
 Bad parameter values get a 400 with a JSON body that says which one was wrong.
@@ -303,6 +308,26 @@ def json_status(conn: socket.socket, req: Request) -> None:
     send_simple(conn, req, status, json_bytes({"ok": True}))
 
 
+INVALID_UTF8_BODY = b"caf\xc3\xa9 \xe9t\xe9"
+
+
+def invalid_utf8(conn: socket.socket, req: Request) -> None:
+    send_simple(conn, req, 200, INVALID_UTF8_BODY, content_type="text/plain; charset=utf-8")
+
+
+def encoded(conn: socket.socket, req: Request) -> None:
+    text = req.query.get("text", "")
+    codec = req.query.get("charset", "utf-8")
+    label = req.query.get("label", codec)
+    try:
+        body = text.encode(codec)
+    except LookupError:
+        raise BadRequest(f"charset {codec!r} is not a Python codec") from None
+    except UnicodeEncodeError:
+        raise BadRequest(f"text {text!r} cannot be encoded in {codec}") from None
+    send_simple(conn, req, 200, body, content_type=f"text/plain; charset={label}")
+
+
 ROUTES = {
     "/silence": silence,
     "/drip": drip,
@@ -312,6 +337,8 @@ ROUTES = {
     "/huge": huge,
     "/basic-challenge": basic_challenge,
     "/json": json_status,
+    "/invalid-utf8": invalid_utf8,
+    "/encoded": encoded,
 }
 
 

@@ -90,7 +90,8 @@ extension InMemoryDispatcher {
         ) {
             switch outcome {
             case .response(let status, let headers, let body):
-                let url = RequestData.hasScheme(request.path) ? try? request.url(relativeTo: nil) : nil
+                let url =
+                    RequestData.hasScheme(request.path) ? try? request.resolvedURL(relativeTo: nil) : nil
                 onSuccess(
                     NetworkResponse(
                         statusCode: status, headers: headers, body: body, url: url, request: request))

@@ -92,7 +92,7 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     ) -> any Cancellable {
         let target: StubTarget
         do throws(NetworkError) {
-            try request.validate()
+            try request.requireValid()
             target = try request.stubTarget()
         } catch {
             onError(error)

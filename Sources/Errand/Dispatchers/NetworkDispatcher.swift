@@ -26,8 +26,18 @@ extension NetworkDispatcher {
     ///
     /// Cancelling the task cancels the request and throws `cancelled` promptly.
     ///
+    /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
+    /// everywhere (see "Catching errors" in the README); `NetworkError` is the only error thrown.
+    ///
+    /// - Parameter request: The request to send.
+    /// - Returns: The response, whatever its status.
     /// - Throws: `NetworkError` when no response could be had.
-    public func dispatch(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+    public func dispatch(_ request: RequestData) async throws -> NetworkResponse {
+        try await response(for: request)
+    }
+
+    /// ``dispatch(_:)`` with its error type known to the compiler, for the package's own callers.
+    package func response(for request: RequestData) async throws(NetworkError) -> NetworkResponse {
         try await withCancellableCallback { complete in
             dispatch(
                 request: request, onSuccess: { complete(.success($0)) },

@@ -86,7 +86,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         let deadline = request.timeout ?? timeout
         let urlRequest: URLRequest
         do throws(NetworkError) {
-            try request.validate()
+            try request.requireValid()
             if request.timeout == nil, let problem = RequestData.timeoutProblem(timeout) {
                 throw NetworkError(
                     code: .invalidRequest,
@@ -118,7 +118,7 @@ extension RequestData {
 
     /// The `URLRequest` that puts this request on the wire.
     func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
-        var urlRequest = URLRequest(url: try url(relativeTo: baseURL))
+        var urlRequest = URLRequest(url: try resolvedURL(relativeTo: baseURL))
         urlRequest.httpMethod = method.rawValue
         // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,
         // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job. It also

@@ -5,14 +5,18 @@ extension RequestType {
     /// throws `cancelled` promptly. The call resumes on the caller's own isolation; it hops to
     /// no queue by itself.
     ///
+    /// The only error thrown is a `NetworkError`. It is declared with untyped `throws` on
+    /// purpose: with `throws(NetworkError)`, Swift 6.3 crashes compiling the common test pattern
+    /// `catch let error as NetworkError { #expect(…) }`. Catch it as the README's
+    /// "Catching errors" shows.
+    ///
     /// - Parameter dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
     /// - Returns: The decoded response.
     /// - Throws: `NetworkError` for transport, timeout, cancellation, status and decoding failures.
-    public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current)
-        async throws(NetworkError)
+    public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current) async throws
         -> ResponseType
     {
-        try await executeWithResponse(dispatcher: dispatcher).value
+        try await exchange(through: dispatcher).value
     }
 
     /// Sends the request and returns the decoded value together with the response it came from,
@@ -20,8 +24,15 @@ extension RequestType {
     ///
     /// - Parameter dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
     /// - Returns: The decoded value and the `NetworkResponse`.
-    /// - Throws: `NetworkError`, as ``execute(dispatcher:)`` does.
+    /// - Throws: `NetworkError` only, as ``execute(dispatcher:)`` does.
     public func executeWithResponse(dispatcher: any NetworkDispatcher = DefaultDispatcher.current)
+        async throws -> (value: ResponseType, response: NetworkResponse)
+    {
+        try await exchange(through: dispatcher)
+    }
+
+    /// The async form with its error type known to the compiler, for the package's own callers.
+    package func exchange(through dispatcher: any NetworkDispatcher)
         async throws(NetworkError) -> (value: ResponseType, response: NetworkResponse)
     {
         let request = data

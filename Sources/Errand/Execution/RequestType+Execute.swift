@@ -50,7 +50,7 @@ extension RequestType {
         let call = ExecutionCall(request: request, completion: completion)
         let prepared = request
         do {
-            try request.validate()
+            try request.requireValid()
         } catch {
             call.finish(.failure(error))
             return call

@@ -13,6 +13,6 @@ extension NetworkDispatcher {
     /// through its callbacks.
     func sendInline(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         if let policy = self as? any AsyncPolicy { return try await policy.send(request) }
-        return try await dispatch(request)
+        return try await response(for: request)
     }
 }

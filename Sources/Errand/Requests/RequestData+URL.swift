@@ -16,10 +16,20 @@ extension RequestData {
     /// path has none), so `/a?x=1#top` with item `k=v` is `/a?x=1&k=v`. `.` and `..` segments
     /// are resolved (`/a/../b` is `/b`), as curl, which sends the request on Linux, and browsers do.
     ///
+    /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
+    /// everywhere (see "Catching errors" in the README); `NetworkError` is the only error thrown.
+    ///
     /// - Parameter baseURL: The dispatcher's base URL, if it has one.
-    /// - Throws: `invalidRequest` when the path is relative and there is no base URL, or the
-    ///   result is not a valid URL (no host, or a host with characters a host may not hold).
-    public func url(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
+    /// - Returns: The absolute URL.
+    /// - Throws: `NetworkError` with code `invalidRequest` when the path is relative and there is
+    ///   no base URL, or the result is not a valid URL (no host, or a host with characters a host
+    ///   may not hold).
+    public func url(relativeTo baseURL: URL?) throws -> URL {
+        try resolvedURL(relativeTo: baseURL)
+    }
+
+    /// ``url(relativeTo:)`` with its error type known to the compiler, for the package's own callers.
+    package func resolvedURL(relativeTo baseURL: URL?) throws(NetworkError) -> URL {
         let full: String
         do {
             full = try WireURL.string(path: path, baseURL: baseURL, query: query)

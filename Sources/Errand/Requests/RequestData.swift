@@ -119,10 +119,19 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     /// CR, LF or NUL), and the timeout a positive number of seconds or `.infinity`. (Spaces and
     /// tabs at either end of a header value are not part of it in HTTP, and are not sent.)
     ///
-    /// - Throws: `invalidRequest`, with a message naming the field and showing any bad character
-    ///   escaped, when the method or a header field is not valid HTTP, the timeout is NaN, zero or
-    ///   negative, a `GET` or `HEAD` has a body, or the body could not be encoded.
-    public func validate() throws(NetworkError) {
+    /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
+    /// everywhere (see "Catching errors" in the README); `NetworkError` is the only error thrown.
+    ///
+    /// - Throws: `NetworkError` with code `invalidRequest`, with a message naming the field and
+    ///   showing any bad character escaped, when the method or a header field is not valid HTTP,
+    ///   the timeout is NaN, zero or negative, a `GET` or `HEAD` has a body, or the body could not
+    ///   be encoded.
+    public func validate() throws {
+        try requireValid()
+    }
+
+    /// ``validate()`` with its error type known to the compiler, for the package's own callers.
+    package func requireValid() throws(NetworkError) {
         try validateHead()
         guard let body else { return }
         if !method.allowsBody {

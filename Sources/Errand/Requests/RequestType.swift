@@ -12,7 +12,8 @@ import Foundation
 ///
 /// Every other requirement has a default. Override ``acceptableStatusCodes`` or ``validate(_:)``
 /// to change which answers count as success, ``decoder`` to change JSON decoding, or
-/// ``decode(_:)`` to decode some other way. `Data` and `String` response types get the raw body,
+/// ``decode(_:)`` to decode some other way. A `Data` response type gets the raw body, a `String`
+/// the body decoded strictly in its charset (see ``NetworkResponse/decodedText()``),
 /// ``EmptyResponse`` accepts an empty body or a 204, and an ``HTTPResponseDecodable`` type gets
 /// its status code filled in.
 public protocol RequestType: Sendable {
@@ -63,7 +64,8 @@ extension RequestType {
 }
 
 extension RequestType where ResponseType: Decodable {
-    /// Decodes the body: raw for `Data` and `String`, nothing for ``EmptyResponse``, JSON with
+    /// Decodes the body: raw for `Data`, text in the body's charset for `String` (strictly: a
+    /// byte that is not valid is a `decoding` error), nothing for ``EmptyResponse``, JSON with
     /// ``decoder`` otherwise.
     public func decode(_ response: NetworkResponse) throws -> ResponseType {
         try ResponseDecoding.decode(ResponseType.self, from: response, decoder: decoder)

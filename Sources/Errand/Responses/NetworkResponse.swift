@@ -25,9 +25,6 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
         self.request = request
     }
 
-    /// The body as UTF-8 text, with invalid bytes replaced.
-    public var text: String { String(decoding: body, as: UTF8.self) }
-
     /// The status with its reason phrase and the body size, for logs.
     public var description: String {
         "\(statusCode) \(HTTPStatus.reason(for: statusCode)), \(body.count) bytes"

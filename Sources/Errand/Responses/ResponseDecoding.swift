@@ -17,9 +17,7 @@ enum ResponseDecoding {
         throws -> Value
     {
         if Value.self == Data.self, let raw = response.body as? Value { return raw }
-        if Value.self == String.self, let text = String(decoding: response.body, as: UTF8.self) as? Value {
-            return text
-        }
+        if Value.self == String.self, let text = try response.strictText() as? Value { return text }
         if Value.self == EmptyResponse.self, let empty = EmptyResponse() as? Value { return empty }
         if response.body.isEmpty {
             throw NetworkError(
@@ -28,7 +26,7 @@ enum ResponseDecoding {
                     + "\(Value.self) to decode; use EmptyResponse as the response type if none is expected.",
                 request: response.request, response: response)
         }
-        var value = try decoder.decode(Value.self, from: response.body)
+        var value = try decoder.decode(Value.self, from: jsonBytes(of: response))
         // The metatype check first: it is cheap, and most types are not HTTPResponseDecodable.
         if Value.self is any HTTPResponseDecodable.Type, var withStatus = value as? any HTTPResponseDecodable
         {
@@ -38,6 +36,23 @@ enum ResponseDecoding {
         return value
     }
 
+    /// The body as UTF-8 for `JSONDecoder`.
+    ///
+    /// `JSONDecoder` reads UTF-8, UTF-16 and UTF-32 itself (by the byte order mark or the zero
+    /// bytes of the first characters), so the bytes go to it as they are, unless `Content-Type`
+    /// names another charset Errand decodes (ISO-8859-1, windows-1252, UTF-16): then they are
+    /// decoded strictly in that charset first. RFC 8259 gives `application/json` no charset
+    /// parameter, so one Errand does not know is ignored rather than refused.
+    static func jsonBytes(of response: NetworkResponse) throws(NetworkError) -> Data {
+        guard let label = response.charset, let charset = TextDecoding.Charset(label: label),
+            !charset.isUTF8Compatible
+        else { return response.body }
+        switch TextDecoding.decode(response.body, as: charset) {
+        case .success(let text): return Data(text.utf8)
+        case .failure(let failure): throw response.textError(failure)
+        }
+    }
+
     /// The `decoding` error for a decoder's failure, naming the coding path and showing the body.
     static func error(_ error: any Error, decoding type: Any.Type, response: NetworkResponse) -> NetworkError
     {
@@ -45,8 +60,20 @@ enum ResponseDecoding {
         return NetworkError(
             code: .decoding,
             message: "Could not decode \(type) from the \(response.statusCode) response: "
-                + explain(error) + "\n  body: " + response.bodySnippet(),
+                + explain(error) + invalidUTF8(error, in: response) + "\n  body: " + response.bodySnippet(),
             request: response.request, response: response, underlyingError: error)
+    }
+
+    /// Where JSON that failed to parse stops being UTF-8, when that is why it failed; `JSONDecoder`
+    /// on Linux only says the data is not valid JSON.
+    private static func invalidUTF8(_ error: any Error, in response: NetworkResponse) -> String {
+        guard case .dataCorrupted = error as? DecodingError,
+            response.charset.flatMap(TextDecoding.Charset.init(label:))?.isUTF8Compatible ?? true,
+            !response.body.prefix(4).contains(0), !response.body.starts(with: [0xFE, 0xFF]),
+            !response.body.starts(with: [0xFF, 0xFE]),
+            case .failure(let failure) = TextDecoding.decode(response.body, as: .utf8)
+        else { return "" }
+        return "; the body is not \(failure.reason)"
     }
 
     /// A one-line account of a `DecodingError`: what was expected, and where.

@@ -39,11 +39,21 @@ public struct Recording: Sendable, Equatable {
     ///   - response: The response it got, whatever its status.
     ///   - startedDateTime: When the request started.
     ///   - duration: How long the exchange took.
-    /// - Throws: `invalidRequest` when the request's URL cannot be formed.
+    /// - Throws: `NetworkError` with code `invalidRequest` when the request's URL cannot be formed
+    ///   (untyped `throws`, so that `catch let error as NetworkError` compiles everywhere).
     public init(
         request: RequestData, baseURL: URL?, response: NetworkResponse, startedDateTime: Date = Date(),
         duration: Duration = .zero
-    ) throws(NetworkError) {
+    ) throws {
+        self.init(
+            harRequest: try Self.harRequest(resolving: request, against: baseURL), response: response,
+            startedDateTime: startedDateTime, duration: duration)
+    }
+
+    /// Records an exchange whose request is already in HAR form; it cannot fail.
+    package init(
+        harRequest: HAR.Request, response: NetworkResponse, startedDateTime: Date, duration: Duration
+    ) {
         let milliseconds = Self.milliseconds(duration)
         let harResponse = HAR.Response(
             status: response.statusCode,
@@ -56,7 +66,7 @@ public struct Recording: Sendable, Equatable {
         entry = HAR.Entry(
             startedDateTime: startedDateTime,
             time: milliseconds,
-            request: try Self.harRequest(for: request, baseURL: baseURL),
+            request: harRequest,
             response: HARContentHeaders.corrected(harResponse),
             timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0)
         )
@@ -70,16 +80,24 @@ public struct Recording: Sendable, Equatable {
     ///   - failure: The error, usually `transport` or `timedOut`.
     ///   - startedDateTime: When the request started.
     ///   - duration: How long it took to fail.
-    /// - Throws: `invalidRequest` when the request's URL cannot be formed.
+    /// - Throws: `NetworkError` with code `invalidRequest` when the request's URL cannot be formed
+    ///   (untyped `throws`, so that `catch let error as NetworkError` compiles everywhere).
     public init(
         request: RequestData, baseURL: URL?, failure: NetworkError, startedDateTime: Date = Date(),
         duration: Duration = .zero
-    ) throws(NetworkError) {
+    ) throws {
+        self.init(
+            harRequest: try Self.harRequest(resolving: request, against: baseURL), failure: failure,
+            startedDateTime: startedDateTime, duration: duration)
+    }
+
+    /// Records a failure whose request is already in HAR form; it cannot fail.
+    package init(harRequest: HAR.Request, failure: NetworkError, startedDateTime: Date, duration: Duration) {
         let milliseconds = Self.milliseconds(duration)
         entry = HAR.Entry(
             startedDateTime: startedDateTime,
             time: milliseconds,
-            request: try Self.harRequest(for: request, baseURL: baseURL),
+            request: harRequest,
             response: HAR.Response(
                 status: 0, httpVersion: "", content: HAR.Content(mimeType: "x-unknown"), bodySize: -1,
                 error: "\(failure.code.rawValue): \(Self.stableReason(of: failure))"),
@@ -102,10 +120,19 @@ public struct Recording: Sendable, Equatable {
     ///   - request: The request.
     ///   - baseURL: The base URL a relative path resolves against.
     /// - Returns: The request as HAR records it, with `Content-Type` from the body.
-    /// - Throws: `invalidRequest` when the URL cannot be formed (a relative path and no base URL).
-    public static func harRequest(for request: RequestData, baseURL: URL?) throws(NetworkError) -> HAR.Request
+    /// - Throws: `NetworkError` with code `invalidRequest` when the URL cannot be formed (a
+    ///   relative path and no base URL); untyped, so that `catch let error as NetworkError` compiles
+    ///   everywhere.
+    public static func harRequest(for request: RequestData, baseURL: URL?) throws -> HAR.Request {
+        try harRequest(resolving: request, against: baseURL)
+    }
+
+    /// ``harRequest(for:baseURL:)`` with its error type known to the compiler, for the package's
+    /// own callers.
+    package static func harRequest(resolving request: RequestData, against baseURL: URL?)
+        throws(NetworkError) -> HAR.Request
     {
-        let url = try request.url(relativeTo: baseURL)
+        let url = try request.resolvedURL(relativeTo: baseURL)
         let headers = request.effectiveHeaders
         var postData: HAR.PostData?
         if let body = request.body {

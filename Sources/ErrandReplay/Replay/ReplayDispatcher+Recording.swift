@@ -27,23 +27,23 @@ extension ReplayDispatcher {
             let (result, duration) = await Self.timed(on: configuration.clock) {
                 () async -> Result<NetworkResponse, NetworkError> in
                 do throws(NetworkError) {
-                    return .success(try await upstream.dispatch(request))
+                    return .success(try await upstream.response(for: request))
                 } catch {
                     return .failure(error)
                 }
             }
             switch result {
             case .success(let response):
-                let recording = try Recording(
-                    request: request, baseURL: baseURL, response: response, startedDateTime: started,
-                    duration: duration)
+                let recording = Recording(
+                    harRequest: try Recording.harRequest(resolving: request, against: baseURL),
+                    response: response, startedDateTime: started, duration: duration)
                 try await self.persist(recording.entry, for: request)
                 return response
             case .failure(let error):
                 guard Recording.records(error), !Task.isCancelled else { throw error }
-                let recording = try Recording(
-                    request: request, baseURL: baseURL, failure: error, startedDateTime: started,
-                    duration: duration)
+                let recording = Recording(
+                    harRequest: try Recording.harRequest(resolving: request, against: baseURL),
+                    failure: error, startedDateTime: started, duration: duration)
                 try await self.persist(recording.entry, for: request)
                 throw error
             }

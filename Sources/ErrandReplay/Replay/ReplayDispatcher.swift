@@ -105,17 +105,17 @@ public final class ReplayDispatcher: NetworkDispatcher {
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         do throws(NetworkError) {
-            try request.validate()
+            try request.requireValid()
             if let setupFailure { throw setupFailure.attaching(request) }
             switch setup.behaviour {
             case .passthrough:
                 guard let upstream else { throw NetworkError(code: .invalidRequest, message: "No upstream.") }
                 return upstream.dispatch(request: request, onSuccess: onSuccess, onError: onError)
             case .record:
-                let recorded = try Recording.harRequest(for: request, baseURL: baseURL)
+                let recorded = try Recording.harRequest(resolving: request, against: baseURL)
                 return record(request, recorded, onSuccess: onSuccess, onError: onError)
             case .replay(let recordsMisses):
-                let recorded = try Recording.harRequest(for: request, baseURL: baseURL)
+                let recorded = try Recording.harRequest(resolving: request, against: baseURL)
                 let context = MissReport.Context(
                     cassette: cassette, setup: setup, variable: configuration.modeVariable)
                 let answer = state.withLock { state in

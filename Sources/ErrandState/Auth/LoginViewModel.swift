@@ -68,7 +68,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         self.init(
             auth: auth,
             send: { credentials async throws(NetworkError) -> Answer in
-                try await makeRequest(credentials).execute(dispatcher: dispatcher)
+                try await makeRequest(credentials).exchange(through: dispatcher).value
             }, tokens: tokens, user: user)
     }
 

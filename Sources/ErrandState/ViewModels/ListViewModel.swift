@@ -65,7 +65,7 @@ public final class ListViewModel<Item: Sendable> {
         page: @escaping @Sendable (Request.ResponseType) -> ListPage<Item>
     ) {
         self.init(pagination: pagination) { query async throws(NetworkError) -> ListPage<Item> in
-            page(try await makeRequest(query).execute(dispatcher: dispatcher))
+            page(try await makeRequest(query).exchange(through: dispatcher).value)
         }
     }
 

@@ -41,7 +41,7 @@ public final class MutationViewModel<Input, Output: Sendable> {
         request makeRequest: @escaping @MainActor (Input) -> Request
     ) where Request.ResponseType == Output {
         self.init { input async throws(NetworkError) -> Output in
-            try await makeRequest(input).execute(dispatcher: dispatcher)
+            try await makeRequest(input).exchange(through: dispatcher).value
         }
     }
 

@@ -42,7 +42,7 @@ public final class NetworkViewModel<Value: Sendable> {
         _ request: Request, dispatcher: any NetworkDispatcher = DefaultDispatcher.current
     ) where Request.ResponseType == Value {
         self.init { () async throws(NetworkError) -> Value in
-            try await request.execute(dispatcher: dispatcher)
+            try await request.exchange(through: dispatcher).value
         }
     }
 
@@ -57,7 +57,7 @@ public final class NetworkViewModel<Value: Sendable> {
         request makeRequest: @escaping @MainActor () -> Request
     ) where Request.ResponseType == Value {
         self.init { () async throws(NetworkError) -> Value in
-            try await makeRequest().execute(dispatcher: dispatcher)
+            try await makeRequest().exchange(through: dispatcher).value
         }
     }
 

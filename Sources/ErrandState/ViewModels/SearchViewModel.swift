@@ -68,7 +68,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
     ) where Request.ResponseType == Value {
         self.init(debounce: debounce, minimumLength: minimumLength, clock: clock) {
             text async throws(NetworkError) -> Value in
-            try await makeRequest(text).execute(dispatcher: dispatcher)
+            try await makeRequest(text).exchange(through: dispatcher).value
         }
     }
 

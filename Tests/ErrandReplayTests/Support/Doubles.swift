@@ -48,8 +48,10 @@ extension NetworkDispatcher {
     func text(_ request: RequestData) async -> String {
         do {
             return try await dispatch(request).text
-        } catch {
+        } catch let error as NetworkError {
             return "error \(error.code): \(error.message)"
+        } catch {
+            return "error \(error)"
         }
     }
 }

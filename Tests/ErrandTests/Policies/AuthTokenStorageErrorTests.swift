@@ -42,12 +42,14 @@ import Testing
         do {
             _ = try await Request<String>(.get("/me")).execute(dispatcher: api)
             Issue.record("expected a token storage error")
-        } catch {
+        } catch let error as NetworkError {
             // Then it fails with tokenStorage, naming the file, and nothing was sent
             #expect(error.code == .tokenStorage)
             #expect(error.message.contains(url.path))
             #expect(error.request?.path == "/me")
             #expect(error.userMessage.contains("sign in again"))
+        } catch {
+            Issue.record("unexpected error: \(error)")
         }
         #expect(server.receivedRequests.isEmpty)
 

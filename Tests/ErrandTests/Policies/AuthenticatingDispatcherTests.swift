@@ -166,9 +166,9 @@ import Testing
         do {
             _ = try await signedOut.dispatch(.get("/required").authentication(.required))
             Issue.record("expected sessionExpired")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .sessionExpired)
-        }
+        } catch { Issue.record(error) }
         #expect(server.receivedRequests.last?.path == "/optional")
     }
 
@@ -188,10 +188,10 @@ import Testing
         do {
             _ = try await dispatcher.dispatch(.get("/me"))
             Issue.record("expected sessionExpired")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .sessionExpired)
             #expect(error.message.contains("3 token refreshes"))
-        }
+        } catch { Issue.record(error) }
         #expect(refreshes.count == 3)
         #expect(expiries.count == 1)
     }
@@ -206,9 +206,9 @@ import Testing
         do {
             _ = try await dispatcher.dispatch(.get("/me"))
             Issue.record("expected a transport error")
-        } catch {
+        } catch let error as NetworkError {
             #expect(error.code == .transport)
-        }
+        } catch { Issue.record(error) }
         #expect(expiries.count == 0)
         #expect(try await storage.read()?.accessToken == "old")
     }
