@@ -101,7 +101,7 @@ enum HARReader {
             )
         }
         return HARError(
-            code: problem.isEndOfInput ? .truncated : .notJSON,
+            code: problem.code,
             path: HARPathComponent.format(problem.path),
             entryIndex: HARPathComponent.entryIndex(in: problem.path),
             line: problem.line,

@@ -90,12 +90,6 @@ extension KeyedDecodingContainer {
         try decodeIfPresent(Double.self, forKey: key)
     }
 
-    /// A duration in milliseconds; `nil` when missing, `null` or negative (HAR's `-1`).
-    func harMilliseconds(forKey key: Key) throws -> Double? {
-        guard let number = try harNumber(forKey: key), number >= 0 else { return nil }
-        return number
-    }
-
     /// A required ISO 8601 date-time, in any of the forms exporters write.
     func harDate(forKey key: Key) throws -> Date {
         let text = try decode(String.self, forKey: key)
