@@ -11,11 +11,15 @@ import Foundation
 extension KeyedDecodingContainer {
     /// An informational number: a number, or a string that holds one; `nil` for anything else.
     ///
-    /// Numbers beyond `Double`'s range cannot reach here (the JSON parser refuses them), but a
-    /// sum of large ones can: callers clamp with ``HARNumbers/finite(_:)``.
+    /// A number beyond `Double`'s range (`1e400`) is infinite here, as `Double("1e400")` is;
+    /// callers clamp with ``HARNumbers/finite(_:)``.
     func harLenientNumber(forKey key: Key) -> Double? {
-        if let number = try? decodeIfPresent(Double.self, forKey: key) {
-            return number
+        do {
+            if let number = try decodeIfPresent(Double.self, forKey: key) {
+                return number
+            }
+        } catch {
+            if let number = HARNumbers.outOfRange(error) { return number }
         }
         if let text = try? decodeIfPresent(String.self, forKey: key) {
             return Double(text.trimmingCharacters(in: .whitespaces)).flatMap { $0.isNaN ? nil : $0 }
@@ -73,5 +77,19 @@ enum HARNumbers {
         if number.isNaN { return 0 }
         if number.isInfinite { return number > 0 ? .greatestFiniteMagnitude : -.greatestFiniteMagnitude }
         return number
+    }
+
+    /// The value of a JSON number that `JSONDecoder` refused as beyond `Double`'s range: an
+    /// infinity of its sign, or zero; `nil` for any other error.
+    ///
+    /// Foundation's decoder reports `1e400` with an error of its own whose text holds the
+    /// number (`numberIsNotRepresentableInSwift(parsed: "1e400")`) and no coding path.
+    static func outOfRange(_ error: any Error) -> Double? {
+        guard !(error is DecodingError) else { return nil }
+        let text = String(describing: error)
+        guard let start = text.range(of: "parsed: \""),
+            let end = text.range(of: "\"", range: start.upperBound..<text.endIndex)
+        else { return nil }
+        return Double(text[start.upperBound..<end.lowerBound])
     }
 }

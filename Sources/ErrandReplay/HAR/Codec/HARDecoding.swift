@@ -74,7 +74,13 @@ extension KeyedDecodingContainer {
         if let integer = try? decode(Int.self, forKey: key) {
             return integer
         }
-        let number = try decode(Double.self, forKey: key)
+        let number: Double
+        do {
+            number = try decode(Double.self, forKey: key)
+        } catch {
+            guard let outOfRange = HARNumbers.outOfRange(error) else { throw error }
+            number = outOfRange
+        }
         guard number.isFinite, number.rounded() == number, let integer = Int(exactly: number) else {
             throw HARError(
                 code: .invalidValue,
@@ -83,11 +89,6 @@ extension KeyedDecodingContainer {
             )
         }
         return integer
-    }
-
-    /// A number; `nil` when missing or `null`.
-    func harNumber(forKey key: Key) throws -> Double? {
-        try decodeIfPresent(Double.self, forKey: key)
     }
 
     /// A required ISO 8601 date-time, in any of the forms exporters write.

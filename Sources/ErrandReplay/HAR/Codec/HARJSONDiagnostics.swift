@@ -332,6 +332,8 @@ struct HARJSONDiagnostics {
             case .array(let position): path.append(.index(position))
             }
         }
+        // Past a few levels a path only repeats itself: keep where the deep part starts.
+        if code == .nestedTooDeep { path = Array(path.prefix(8)) }
         return Problem(
             reason: reason, code: code, line: line, column: offset - lineStart + 1, path: path
         )
