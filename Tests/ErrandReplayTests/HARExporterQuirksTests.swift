@@ -50,7 +50,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (#""cookies": "session=1""#, 0), (#""cookies": [{"value": "no name"}, {"name": "kept", "value": "1"}]"#, 1),
+        (#""cookies": "session=1""#, 0),
+        (#""cookies": [{"value": "no name"}, {"name": "kept", "value": "1"}]"#, 1),
         (#""cookies": 7"#, 0), (#""cookies": null"#, 0),
     ])
     func dropsMalformedCookies(cookies: String, count: Int) throws {
@@ -86,8 +87,11 @@ import Testing
 
     @Test func readsAStatusZeroAbortedRequestWithoutHTTPVersionOrContent() throws {
         let text = Self.entry(
-            request: #""method": "GET", "url": "https://a.example/x", "comment": 3, "_initiator": {"type": "script"}"#,
-            response: #""status": 0, "statusText": "", "_error": "net::ERR_ABORTED", "content": {"mimeType": "x-unknown"}"#)
+            request:
+                #""method": "GET", "url": "https://a.example/x", "comment": 3, "_initiator": {"type": "script"}"#,
+            response:
+                #""status": 0, "statusText": "", "_error": "net::ERR_ABORTED", "content": {"mimeType": "x-unknown"}"#
+        )
         let entry = try #require(try HAR(data: Data(text.utf8)).entries.first)
         #expect(entry.request.httpVersion == "")
         #expect(entry.request.comment == "3")

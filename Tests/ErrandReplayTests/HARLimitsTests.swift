@@ -28,7 +28,9 @@ import Testing
             #expect(error.reason.contains("more than 512 levels deep"))
             // The 509th bracket of `_deep` opens level 513
             let text = Self.entry(deep: 509)
-            let offset = text.range(of: "[[").map { text.utf8.distance(from: text.startIndex, to: $0.lowerBound) + 508 }
+            let offset = text.range(of: "[[").map {
+                text.utf8.distance(from: text.startIndex, to: $0.lowerBound) + 508
+            }
             #expect(error.reason.contains("byte offset \(offset ?? -1)"))
             #expect(error.line == 1)
             #expect(error.column == (offset ?? -1) + 1)
@@ -43,7 +45,9 @@ import Testing
         // Given a file nested far deeper than any reader's stack, valid JSON and invalid alike
         let valid = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let objects = String(repeating: #"{"a": "#, count: depth) + "1" + String(repeating: "}", count: depth)
-        for (text, column) in [(valid, 513), (objects, 512 * 6 + 1), (String(repeating: "[", count: depth), 513)] {
+        for (text, column) in [
+            (valid, 513), (objects, 512 * 6 + 1), (String(repeating: "[", count: depth), 513),
+        ] {
             // When read, Then it is a typed error that says the nesting is too deep
             do {
                 _ = try HAR(data: Data(text.utf8))

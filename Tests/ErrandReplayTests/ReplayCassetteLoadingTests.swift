@@ -37,7 +37,8 @@ import Testing
         #expect(error?.message.contains("The cassette \(files.cassette.path) does not exist") == true)
         // The non-throwing initializer fails each request with the same error
         let replay = ReplayDispatcher(
-            cassette: files.cassette, baseURL: testBaseURL, mode: .replayOnly, configuration: testConfiguration())
+            cassette: files.cassette, baseURL: testBaseURL, mode: .replayOnly,
+            configuration: testConfiguration())
         #expect(await replay.text(.get("/users")).hasPrefix("error cassette: The cassette"))
     }
 

@@ -29,7 +29,9 @@ import Testing
         try Data(text.utf8).write(to: files.cassette)
     }
 
-    func replay(_ configure: (inout ReplayDispatcher.Configuration) -> Void = { _ in }) throws -> ReplayDispatcher {
+    func replay(_ configure: (inout ReplayDispatcher.Configuration) -> Void = { _ in }) throws
+        -> ReplayDispatcher
+    {
         try ReplayDispatcher(
             loading: files.cassette, baseURL: testBaseURL, mode: .replayOnly,
             configuration: testConfiguration {

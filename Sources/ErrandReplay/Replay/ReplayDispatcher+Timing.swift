@@ -74,7 +74,8 @@ struct ReplayWait {
         }
         recordedMilliseconds = milliseconds
         // A NaN timeout is no deadline, like `.infinity`; zero or less is a deadline already past.
-        let deadline = timeout.isNaN ? Self.longestMilliseconds : min(max(0, timeout * 1_000), Self.longestMilliseconds)
+        let deadline =
+            timeout.isNaN ? Self.longestMilliseconds : min(max(0, timeout * 1_000), Self.longestMilliseconds)
         guard milliseconds > 0 else {
             (delay, expires) = (nil, false)
             return

@@ -101,11 +101,13 @@ public final class ReplayDispatcher: NetworkDispatcher {
     ///   HAR, truncated, unreadable), when it does not exist and the mode only replays, or
     ///   when the environment names an unknown mode; the message says which and where.
     public convenience init(
-        loading cassette: URL, baseURL: URL? = nil, mode: Mode = .once, upstream: (any NetworkDispatcher)? = nil,
+        loading cassette: URL, baseURL: URL? = nil, mode: Mode = .once,
+        upstream: (any NetworkDispatcher)? = nil,
         configuration: Configuration = Configuration()
     ) throws(NetworkError) {
         self.init(
-            cassette: cassette, baseURL: baseURL, mode: mode, upstream: upstream, configuration: configuration)
+            cassette: cassette, baseURL: baseURL, mode: mode, upstream: upstream, configuration: configuration
+        )
         if let setupFailure { throw setupFailure }
     }
 

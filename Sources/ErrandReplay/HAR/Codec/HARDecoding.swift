@@ -105,7 +105,9 @@ extension KeyedDecodingContainer {
             text = nil
         }
         guard let text else {
-            guard let milliseconds = harLenientNumber(forKey: key) else { return Date(timeIntervalSince1970: 0) }
+            guard let milliseconds = harLenientNumber(forKey: key) else {
+                return Date(timeIntervalSince1970: 0)
+            }
             let date = Date(timeIntervalSince1970: HARNumbers.finite(milliseconds) / 1_000)
             return HARTimestamp.format(date) == nil ? Date(timeIntervalSince1970: 0) : date
         }

@@ -126,7 +126,9 @@ extension HAR.PostData: HARDecodable {
         guard !params.isEmpty, essence.map(HARCaseInsensitive.key) == "application/x-www-form-urlencoded",
             params.allSatisfy({ $0.fileName == nil })
         else { return nil }
-        let pairs = params.map { HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value ?? "") }
+        let pairs = params.map {
+            HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value ?? "")
+        }
         return Data(pairs.joined(separator: "&").utf8)
     }
 }
