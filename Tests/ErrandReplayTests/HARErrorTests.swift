@@ -94,7 +94,7 @@ import Testing
         (#"{"log": 3}"#, .wrongType, "log"),
         (#"{"lag": {}}"#, .missingField, "log"),
         (#"{"log": {"entries": null}}"#, .missingField, "log.entries"),
-        (#"{"log": {"entries": [{}]}}"#, .missingField, "log.entries[0].startedDateTime"),
+        (#"{"log": {"entries": [{}]}}"#, .missingField, "log.entries[0].request"),
         (oneEntry(response: "{}"), .missingField, "log.entries[0].response.status"),
         (oneEntry(response: #"{"status": 200.5}"#), .invalidValue, "log.entries[0].response.status"),
         (oneEntry(response: #"{"status": "200"}"#), .wrongType, "log.entries[0].response.status"),

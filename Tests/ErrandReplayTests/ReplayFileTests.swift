@@ -70,7 +70,7 @@ import Testing
         let error = await #expect(throws: NetworkError.self) {
             try await replay.dispatch(.get("https://a.example/"))
         }
-        #expect(error?.code == .invalidRequest)
+        #expect(error?.code == .cassette)
         #expect(
             error?.message.contains("The cassette cannot be used. Cannot read HAR file \(url.path) at ")
                 == true)

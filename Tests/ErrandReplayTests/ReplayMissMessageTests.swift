@@ -106,8 +106,9 @@ import Testing
             cassette: files.cassette, baseURL: testBaseURL, mode: .replayOnly,
             configuration: testConfiguration())
         let error = await #expect(throws: NetworkError.self) { try await replay.dispatch(.get("/users")) }
-        #expect(error?.message.contains("(the file does not exist)") == true)
-        #expect(error?.message.contains("run once with ERRAND_REPLAY_MODE=once") == true)
+        #expect(error?.code == .cassette)
+        #expect(error?.message.contains("The cassette \(files.cassette.path) does not exist") == true)
+        #expect(error?.message.contains("record it on your machine with ERRAND_REPLAY_MODE=once") == true)
         #expect(error?.message.contains("Nearest") == false)
     }
 

@@ -111,7 +111,7 @@ import Testing
             $0.environment = ["ERRAND_REPLAY_MODE": "sometimes"]
         }
         let error = await #expect(throws: NetworkError.self) { try await replay.dispatch(.get("/users")) }
-        #expect(error?.code == .invalidRequest)
+        #expect(error?.code == .cassette)
         #expect(error?.message.contains("ERRAND_REPLAY_MODE=sometimes is not a replay mode") == true)
         #expect(error?.message.contains("replayOnly, once, newEpisodes, recordAll, passthrough") == true)
         #expect(upstream.receivedRequests.isEmpty)

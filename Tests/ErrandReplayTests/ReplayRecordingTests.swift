@@ -2,7 +2,6 @@ import Errand
 import ErrandReplay
 import ErrandTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 /// Recording through an upstream (here an in-memory one): what is written, and when.

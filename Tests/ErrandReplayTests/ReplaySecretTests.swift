@@ -111,7 +111,7 @@ import Testing
             try await recorder.dispatch(.get("/anything").query("token", "SECRET-echoed-1"))
         }
         // Then it fails, saying where the secret is, and the cassette is as it was
-        #expect(error?.code == .invalidRequest)
+        #expect(error?.code == .cassette)
         let message = error?.message ?? ""
         #expect(
             message.contains("a value that was redacted elsewhere in this session appears in clear at line"))
@@ -139,7 +139,7 @@ import Testing
         let recorder = recorder { $0.now = { Date(timeIntervalSince1970: 380_000_000_000) } }
         // When a request is recorded, Then it fails with the writer's reason, and the file is whole
         let error = await #expect(throws: NetworkError.self) { try await recorder.dispatch(.get("/users")) }
-        #expect(error?.code == .invalidRequest)
+        #expect(error?.code == .cassette)
         #expect(error?.message.contains("was not written to the cassette \(files.cassette.path)") == true)
         #expect(error?.message.contains("outside years 0 to 9999") == true)
         #expect((error?.underlyingError as? HARError)?.code == .unencodableValue)

@@ -7,7 +7,7 @@ import Foundation
 /// a cursor past its played recordings, so identical requests get the recordings in the order
 /// they were recorded, and requests to other endpoints never move another lane's cursor.
 /// Finding a recording costs a dictionary lookup and a few comparisons, whatever the number
-/// of recordings. Not thread-safe: the dispatcher holds it in a `Mutex`.
+/// of recordings. Not thread-safe: the dispatcher holds it in a `Locked`.
 struct CassetteIndex {
     /// One recording and what is known about it.
     struct Slot {

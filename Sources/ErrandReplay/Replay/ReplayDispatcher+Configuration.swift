@@ -24,6 +24,13 @@ extension ReplayDispatcher {
         public var followsRedirects: Bool
         /// Whether replay answers at once (the default) or after the recorded time.
         public var timing: Timing
+        /// The deadline, in seconds, of a replayed request that sets no `timeout` of its own; 60 by
+        /// default, as for `URLSessionDispatcher`. `.infinity` means no deadline.
+        ///
+        /// A deadline only matters with ``Timing/recorded(factor:)``: a recording that took longer
+        /// than the request's deadline fails with `timedOut` when the deadline passes, as the live
+        /// request would have.
+        public var timeout: TimeInterval
         /// The clock that replay waits on and recording times with; inject one in tests.
         public var clock: any Clock<Duration>
         /// The wall-clock time a recording is stamped with.
@@ -44,6 +51,7 @@ extension ReplayDispatcher {
             redaction = .default
             followsRedirects = true
             timing = .instant
+            timeout = 60
             clock = ContinuousClock()
             now = { Date() }
             modeVariable = "ERRAND_REPLAY_MODE"
@@ -73,7 +81,8 @@ extension ReplayDispatcher {
         /// At once: the answer is delivered before `dispatch` returns.
         case instant
         /// After the recorded time of the exchange multiplied by `factor`, waited on the
-        /// configuration's clock; `0.5` replays twice as fast.
+        /// configuration's clock; `0.5` replays twice as fast. The request's deadline bounds
+        /// the wait: past it, the request fails with `timedOut`.
         case recorded(factor: Double)
     }
 }

@@ -16,7 +16,7 @@ extension ReplayDispatcher {
         guard let upstream = recordingUpstream else {
             onError(
                 NetworkError(
-                    code: .invalidRequest, message: "No upstream to record through.", request: request))
+                    code: .cassette, message: "No upstream to record through.", request: request))
             return CancellableAction.none
         }
         let configuration = configuration
@@ -71,24 +71,26 @@ extension ReplayDispatcher {
     func store(_ entry: HAR.Entry, for request: RequestData) throws(NetworkError) {
         let cassette = cassette
         let redaction = configuration.redaction
-        try state.withLock { (state: inout ReplayState) throws(NetworkError) in
+        let failure = state.withLock { state -> NetworkError? in
             state.append(entry)
             do throws(CassetteWriteFailure) {
                 try Self.write(
                     HAR(log: state.log), to: cassette, redaction: redaction,
                     secrets: state.index.redactor.secrets)
+                return nil
             } catch {
                 state.removeLast()
                 var redactor = HARRedactor(redaction)
                 let shown = "\(entry.request.method) \(redactor.redact(url: entry.request.url))"
-                throw NetworkError(
-                    code: .invalidRequest,
+                return NetworkError(
+                    code: .cassette,
                     message: "The recording of \(shown) was not written to the cassette \(cassette.path): "
                         + "\(error.reason) The cassette was left as it was.",
                     request: request,
                     underlyingError: error.harError)
             }
         }
+        if let failure { throw failure }
     }
 
     /// Why a cassette was not written.

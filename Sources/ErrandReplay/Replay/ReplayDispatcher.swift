@@ -1,7 +1,7 @@
 import Dispatch
 import Errand
+import ErrandSync
 import Foundation
-import Synchronization
 
 /// A dispatcher that answers from a HAR cassette, and records into it through another
 /// dispatcher: real server answers in tests, without the server.
@@ -35,9 +35,11 @@ import Synchronization
 ///   checked for redacted values that turn up elsewhere; such a write is refused.
 /// - **Files** are written atomically after each recording, folders created as needed.
 ///
-/// Problems with the cassette itself (it cannot be read, or a recording cannot be written) and
-/// an unknown mode in the environment fail each request with `invalidRequest` and a message
-/// that names the file and the position. Thread-safe.
+/// Problems with the cassette itself (it cannot be read, it is missing where it must replay, a
+/// recording cannot be written) and with the recording setup (an unknown mode in the
+/// environment, recording refused on CI) fail with `cassette` and a message that names the
+/// file and the position; ``init(loading:baseURL:mode:upstream:configuration:)`` reports them
+/// up front. Thread-safe.
 public final class ReplayDispatcher: NetworkDispatcher {
     /// The cassette file.
     public let cassette: URL
@@ -47,13 +49,18 @@ public final class ReplayDispatcher: NetworkDispatcher {
     public let configuration: Configuration
 
     let setup: ReplaySetup
-    let state: Mutex<ReplayState>
+    let state: Locked<ReplayState>
     /// Where recordings are encoded and written, one at a time, off the concurrency pool.
     let writer = DispatchQueue(label: "Errand.ReplayDispatcher.writer")
     private let upstream: (any NetworkDispatcher)?
     private let setupFailure: NetworkError?
 
-    /// Creates a replay dispatcher.
+    /// Creates a replay dispatcher; a problem with the cassette or the mode fails each request.
+    ///
+    /// A cassette that cannot be read, a missing cassette in a mode that only replays, or an
+    /// unknown mode in the environment does not stop this initializer: each request then fails
+    /// with `cassette` and the reason. Use ``init(loading:baseURL:mode:upstream:configuration:)``
+    /// to hear about it here instead.
     ///
     /// - Parameters:
     ///   - cassette: The HAR file to replay from and record to.
@@ -73,20 +80,35 @@ public final class ReplayDispatcher: NetworkDispatcher {
         let setup = ReplaySetup(
             mode: mode, cassette: cassette, hasUpstream: upstream != nil, configuration: configuration)
         self.setup = setup
-        var log = HAR.Log(creator: HAR.Creator(name: "Errand", version: "0.1.0"))
-        var failure = setup.failure.map { NetworkError(code: .invalidRequest, message: $0) }
-        if failure == nil, setup.readsCassette {
-            do {
-                log = try HAR(contentsOf: cassette).log
-            } catch {
-                failure = NetworkError(
-                    code: .invalidRequest,
-                    message: "The cassette cannot be used. \(error) The cassette was left as it is.",
-                    underlyingError: error)
-            }
-        }
-        setupFailure = failure
-        state = Mutex(ReplayState(log: log, configuration: configuration))
+        let loaded = setup.load(cassette, variable: configuration.modeVariable)
+        setupFailure = loaded.failure
+        state = Locked(ReplayState(log: loaded.log, configuration: configuration))
+    }
+
+    /// Creates a replay dispatcher and checks its cassette and mode at once.
+    ///
+    /// ```swift
+    /// let replay = try ReplayDispatcher(loading: cassette, baseURL: baseURL, mode: .replayOnly)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - cassette: The HAR file to replay from and record to.
+    ///   - baseURL: The base URL relative paths resolve against; give the upstream's.
+    ///   - mode: What to record and when; the environment variable can override it.
+    ///   - upstream: The dispatcher that records go through; `nil` to replay only.
+    ///   - configuration: Matching, repeats, redaction, timing and environment.
+    /// - Throws: `NetworkError` with code `cassette` when the cassette cannot be read (not
+    ///   HAR, truncated, unreadable), when it does not exist and the mode only replays, or
+    ///   when the environment names an unknown mode; the message says which and where.
+    public convenience init(
+        loading cassette: URL, baseURL: URL? = nil, mode: Mode = .once,
+        upstream: (any NetworkDispatcher)? = nil,
+        configuration: Configuration = Configuration()
+    ) throws(NetworkError) {
+        self.init(
+            cassette: cassette, baseURL: baseURL, mode: mode, upstream: upstream, configuration: configuration
+        )
+        if let setupFailure { throw setupFailure }
     }
 
     /// The mode in effect: the one given, or the environment variable's.
@@ -109,7 +131,7 @@ public final class ReplayDispatcher: NetworkDispatcher {
             if let setupFailure { throw setupFailure.attaching(request) }
             switch setup.behaviour {
             case .passthrough:
-                guard let upstream else { throw NetworkError(code: .invalidRequest, message: "No upstream.") }
+                guard let upstream else { throw NetworkError(code: .cassette, message: "No upstream.") }
                 return upstream.dispatch(request: request, onSuccess: onSuccess, onError: onError)
             case .record:
                 let recorded = try Recording.harRequest(resolving: request, against: baseURL)
@@ -129,48 +151,14 @@ public final class ReplayDispatcher: NetworkDispatcher {
                 case .record:
                     return record(request, recorded, onSuccess: onSuccess, onError: onError)
                 case .miss(let message):
-                    throw NetworkError(code: .unmatchedRequest, message: message, request: request)
+                    // A miss that would have been recorded, but recording was refused, is a setup problem.
+                    let code: NetworkError.Code = setup.refusal == nil ? .unmatchedRequest : .cassette
+                    throw NetworkError(code: code, message: message, request: request)
                 }
             }
         } catch {
             onError(error.attaching(request))
             return CancellableAction.none
-        }
-    }
-
-    /// Delivers the last entry of `chain`, at once or after the recorded time.
-    private func serve(
-        _ chain: [Int], for request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
-        onError: @escaping @Sendable (NetworkError) -> Void
-    ) -> any Cancellable {
-        let entries = state.withLock { state in chain.map { state.log.entries[$0] } }
-        guard let last = entries.last else {
-            onError(NetworkError(code: .unmatchedRequest, message: "No recording.", request: request))
-            return CancellableAction.none
-        }
-        let result = Recording(entry: last).replay(for: request)
-        let milliseconds: Double
-        switch configuration.timing {
-        case .instant: milliseconds = 0
-        case .recorded(let factor): milliseconds = entries.reduce(0) { $0 + max(0, $1.time) } * max(0, factor)
-        }
-        guard milliseconds > 0, milliseconds.isFinite else {
-            switch result {
-            case .success(let response): onSuccess(response)
-            case .failure(let error): onError(error)
-            }
-            return CancellableAction.none
-        }
-        let clock = configuration.clock
-        let delay = Duration.microseconds(Int64((milliseconds * 1_000).rounded()))
-        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) -> NetworkResponse in
-            do {
-                try await clock.sleep(for: delay)
-            } catch {
-                throw NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
-            }
-            return try result.get()
         }
     }
 

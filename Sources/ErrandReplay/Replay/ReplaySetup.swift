@@ -63,7 +63,8 @@ struct ReplaySetup: Sendable {
             } else {
                 failure =
                     "The environment variable \(variable)=\(value) is not a replay mode. Use one of "
-                    + Mode.allCases.map(\.rawValue).joined(separator: ", ") + ", or unset it."
+                    + Mode.allCases.map(\.rawValue).joined(separator: ", ")
+                    + " (or VCR's none, all, new_episodes), or unset it."
             }
         }
         let exists = FileManager.default.fileExists(atPath: cassette.path)
@@ -96,6 +97,27 @@ struct ReplaySetup: Sendable {
         self.refusal = refusal
         self.cassetteExisted = exists
         self.failure = failure
+    }
+
+    /// The cassette's log when this setup reads it, or the problem that fails every request:
+    /// an unknown mode, a cassette that cannot be read, or a missing one that must replay.
+    func load(_ cassette: URL, variable: String) -> (log: HAR.Log, failure: NetworkError?) {
+        let empty = HAR.Log(creator: HAR.Creator(name: "Errand", version: "0.1.0"))
+        if let failure { return (empty, NetworkError(code: .cassette, message: failure)) }
+        guard behaviour == .replay(recordsMisses: false), !cassetteExisted else {
+            guard readsCassette else { return (empty, nil) }
+            do {
+                return (try HAR(contentsOf: cassette).log, nil)
+            } catch {
+                let message = "The cassette cannot be used. \(error) The cassette was left as it is."
+                return (empty, NetworkError(code: .cassette, message: message, underlyingError: error))
+            }
+        }
+        let message =
+            "The cassette \(cassette.path) does not exist, and mode \(modeDescription) only replays, so "
+            + "no request can be answered. Check the cassette's name, or record it on your machine with "
+            + "\(variable)=once."
+        return (empty, NetworkError(code: .cassette, message: message))
     }
 
     /// Whether the cassette file is read: not when recording from scratch or passing through.

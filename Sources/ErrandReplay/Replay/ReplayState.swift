@@ -1,7 +1,7 @@
 import Errand
 import Foundation
 
-/// The mutable part of a replay dispatcher, held in its `Mutex`: the cassette's log, the index
+/// The mutable part of a replay dispatcher, held in its `Locked`: the cassette's log, the index
 /// of its recordings with their play counts, and the secrets seen in this session.
 struct ReplayState {
     /// What the dispatcher does with a request, decided under the lock.

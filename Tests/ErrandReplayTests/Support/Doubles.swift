@@ -1,14 +1,14 @@
 import Errand
 import ErrandReplay
+import ErrandSync
 import Foundation
-import Synchronization
 import Testing
 
 /// An upstream that must never be called: it records a test failure and fails the request.
 ///
 /// Replay tests use it to prove that nothing reaches the network.
 final class ForbiddenUpstream: NetworkDispatcher {
-    private let calls = Mutex(0)
+    private let calls = Locked(0)
 
     /// How many requests reached it.
     var callCount: Int { calls.withLock { $0 } }

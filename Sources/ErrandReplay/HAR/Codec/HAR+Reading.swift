@@ -8,12 +8,15 @@ extension HAR {
     /// `comment`, `postData`, `content.text`), dates with any number of fractional digits and
     /// any offset, base64 bodies, mitmproxy's Latin-1 request bodies, failed requests with
     /// status `0` and `_error`, and any unknown `_`-prefixed field (ignored). A UTF-8 byte
-    /// order mark is skipped.
+    /// order mark is skipped. Fields that replay does not need are read as best they can be,
+    /// or dropped, and never fail the file: `cookies` as one object, header values as arrays
+    /// of strings (one field per value), times and sizes as text, a form body saved only as
+    /// `params`, a `null` or numeric `startedDateTime`, numbers past `Double`'s range.
     ///
     /// - Parameter data: The file's bytes.
-    /// - Throws: ``HARError`` when the bytes are not JSON, are truncated, or a field that
-    ///   matters has the wrong type or an unusable value; the error names the JSON path and
-    ///   the entry.
+    /// - Throws: ``HARError`` when the bytes are not JSON, are truncated, nest deeper than a
+    ///   JSON reader accepts, or a field that matters has the wrong type or an unusable value;
+    ///   the error names the JSON path, the entry, and for syntax the line and column.
     public init(data: Data) throws(HARError) {
         self = try HARReader.read(data, file: nil)
     }
@@ -101,7 +104,7 @@ enum HARReader {
             )
         }
         return HARError(
-            code: problem.isEndOfInput ? .truncated : .notJSON,
+            code: problem.code,
             path: HARPathComponent.format(problem.path),
             entryIndex: HARPathComponent.entryIndex(in: problem.path),
             line: problem.line,

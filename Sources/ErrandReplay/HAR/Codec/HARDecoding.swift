@@ -74,7 +74,13 @@ extension KeyedDecodingContainer {
         if let integer = try? decode(Int.self, forKey: key) {
             return integer
         }
-        let number = try decode(Double.self, forKey: key)
+        let number: Double
+        do {
+            number = try decode(Double.self, forKey: key)
+        } catch {
+            guard let outOfRange = HARNumbers.outOfRange(error) else { throw error }
+            number = outOfRange
+        }
         guard number.isFinite, number.rounded() == number, let integer = Int(exactly: number) else {
             throw HARError(
                 code: .invalidValue,
@@ -85,20 +91,26 @@ extension KeyedDecodingContainer {
         return integer
     }
 
-    /// A number; `nil` when missing or `null`.
-    func harNumber(forKey key: Key) throws -> Double? {
-        try decodeIfPresent(Double.self, forKey: key)
-    }
-
-    /// A duration in milliseconds; `nil` when missing, `null` or negative (HAR's `-1`).
-    func harMilliseconds(forKey key: Key) throws -> Double? {
-        guard let number = try harNumber(forKey: key), number >= 0 else { return nil }
-        return number
-    }
-
-    /// A required ISO 8601 date-time, in any of the forms exporters write.
+    /// An ISO 8601 date-time, in any of the forms exporters write.
+    ///
+    /// A date is informational for replay, so a missing one, `null` or an object (Chrome's
+    /// `getHAR` extension API once gave a `Date` object that serialized as `null`) reads as
+    /// 1970-01-01, and a number as JavaScript's milliseconds since 1970. A string that is not a
+    /// date is an error: it is more likely a damaged file than an exporter's habit.
     func harDate(forKey key: Key) throws -> Date {
-        let text = try decode(String.self, forKey: key)
+        let text: String?
+        do {
+            text = try decodeIfPresent(String.self, forKey: key)
+        } catch DecodingError.typeMismatch {
+            text = nil
+        }
+        guard let text else {
+            guard let milliseconds = harLenientNumber(forKey: key) else {
+                return Date(timeIntervalSince1970: 0)
+            }
+            let date = Date(timeIntervalSince1970: HARNumbers.finite(milliseconds) / 1_000)
+            return HARTimestamp.format(date) == nil ? Date(timeIntervalSince1970: 0) : date
+        }
         guard let date = HARTimestamp.parse(text) else {
             throw HARError(
                 code: .invalidValue,

@@ -13,6 +13,9 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
         case notJSON
         /// The JSON ends early: the file was cut off while being written or copied.
         case truncated
+        /// Arrays and objects are nested deeper than a JSON reader accepts (512 levels): the
+        /// file is damaged or was not written as HAR.
+        case nestedTooDeep
         /// A field holds the wrong kind of JSON value, such as a number where text belongs.
         case wrongType
         /// A field that a HAR cannot do without is missing or `null`.
@@ -122,6 +125,8 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
         switch code {
         case .notJSON:
             "The file is not valid JSON there; repair it, or export or record it again as HAR 1.2."
+        case .nestedTooDeep:
+            "A HAR file never nests this deep; the file is damaged or is not HAR. Export or record it again."
         case .truncated:
             "The file was cut off while being written or copied; restore it or record it again."
         case .wrongType, .missingField, .invalidValue:

@@ -6,14 +6,17 @@ import Foundation
 /// position. When decoding fails that way, this scanner walks the bytes once more and reports
 /// the first problem: its line and column, whether the input simply ends early (a truncated
 /// file), and the JSON path of the value being read (`log.entries[17].response.content.text`).
-/// It keeps an explicit stack instead of recursing, so deeply nested garbage cannot overflow.
+/// It keeps an explicit stack instead of recursing, so deeply nested garbage cannot overflow,
+/// and it also finds the two things that are valid JSON text but that Foundation's parser
+/// refuses all the same, with the same "not valid JSON" and no position: nesting deeper than
+/// ``maximumDepth`` and numbers too large for a `Double` (`1e400`).
 struct HARJSONDiagnostics {
     /// The first syntax problem in the input.
     struct Problem {
         /// What was wrong, in words.
         let reason: String
-        /// Whether the input ended before the JSON was complete.
-        let isEndOfInput: Bool
+        /// The kind of problem: `notJSON`, `truncated`, `nestedTooDeep` or `invalidValue`.
+        let code: HARError.Code
         /// The 1-based line of the problem.
         let line: Int
         /// The 1-based column, in bytes, of the problem.
@@ -21,6 +24,9 @@ struct HARJSONDiagnostics {
         /// The path of the value being read when the problem was found.
         let path: [HARPathComponent]
     }
+
+    /// The deepest nesting of arrays and objects that Foundation's JSON parser accepts.
+    static let maximumDepth = 512
 
     private enum Frame {
         case object(key: String?)
@@ -57,6 +63,12 @@ struct HARJSONDiagnostics {
             switch state {
             case .value:
                 guard index < bytes.count else { return endOfInput() }
+                if [0x7B, 0x5B].contains(bytes[index]), stack.count >= Self.maximumDepth {
+                    return make(
+                        "arrays and objects are nested more than \(Self.maximumDepth) levels deep here (byte "
+                            + "offset \(index)), deeper than a JSON reader accepts; HAR itself needs fewer than ten",
+                        code: .nestedTooDeep, at: index)
+                }
                 switch bytes[index] {
                 case 0x7B:
                     index += 1
@@ -233,6 +245,18 @@ struct HARJSONDiagnostics {
 
     private mutating func scanNumber() -> Problem? {
         let start = index
+        if let problem = scanNumberSyntax() { return problem }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let number = Double(text), number.isFinite else {
+            return make(
+                "the number \(text.prefix(40)) is too large for a 64-bit floating-point number",
+                code: .invalidValue, at: start)
+        }
+        return nil
+    }
+
+    private mutating func scanNumberSyntax() -> Problem? {
+        let start = index
         _ = take { $0 == 0x2D }
         let integerDigits = digitCount()
         var valid = integerDigits > 0 && !(integerDigits > 1 && bytes[index - integerDigits] == 0x30)
@@ -287,14 +311,14 @@ struct HARJSONDiagnostics {
     }
 
     private func endOfInput() -> Problem {
-        make("the JSON ends early, inside an unfinished value", isEndOfInput: true, at: bytes.count)
+        make("the JSON ends early, inside an unfinished value", code: .truncated, at: bytes.count)
     }
 
     private func problem(_ reason: String) -> Problem {
-        make(reason, isEndOfInput: false, at: index)
+        make(reason, code: .notJSON, at: index)
     }
 
-    private func make(_ reason: String, isEndOfInput: Bool, at offset: Int) -> Problem {
+    private func make(_ reason: String, code: HARError.Code, at offset: Int) -> Problem {
         var line = 1
         var lineStart = 0
         for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
@@ -308,8 +332,10 @@ struct HARJSONDiagnostics {
             case .array(let position): path.append(.index(position))
             }
         }
+        // Past a few levels a path only repeats itself: keep where the deep part starts.
+        if code == .nestedTooDeep { path = Array(path.prefix(8)) }
         return Problem(
-            reason: reason, isEndOfInput: isEndOfInput, line: line, column: offset - lineStart + 1, path: path
+            reason: reason, code: code, line: line, column: offset - lineStart + 1, path: path
         )
     }
 }

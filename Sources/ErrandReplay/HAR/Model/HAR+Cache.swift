@@ -74,8 +74,8 @@ extension HAR.Cache: HARDecodable {
 
     init(harFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.beforeRequest = try container.harValueIfPresent(HAR.CacheEntry.self, forKey: .beforeRequest)
-        self.afterRequest = try container.harValueIfPresent(HAR.CacheEntry.self, forKey: .afterRequest)
+        self.beforeRequest = try? container.harValueIfPresent(HAR.CacheEntry.self, forKey: .beforeRequest)
+        self.afterRequest = try? container.harValueIfPresent(HAR.CacheEntry.self, forKey: .afterRequest)
         self.comment = container.harLenientString(forKey: .comment)
     }
 }
@@ -104,7 +104,7 @@ extension HAR.CacheEntry: HARDecodable {
         self.expires = container.harLenientString(forKey: .expires)
         self.lastAccess = container.harLenientString(forKey: .lastAccess) ?? ""
         self.eTag = container.harLenientString(forKey: .eTag) ?? ""
-        self.hitCount = try container.harInteger(forKey: .hitCount) ?? 0
+        self.hitCount = container.harLenientInteger(forKey: .hitCount) ?? 0
         self.comment = container.harLenientString(forKey: .comment)
     }
 }

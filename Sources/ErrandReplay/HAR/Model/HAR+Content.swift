@@ -61,8 +61,8 @@ extension HAR.Content: HARDecodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mimeType = container.harLenientString(forKey: .mimeType) ?? ""
         self.body = try container.harBody(textKey: .text, encodingKey: .encoding, mimeType: mimeType)
-        self.size = try container.harInteger(forKey: .size) ?? body?.count ?? 0
-        self.compression = try container.harInteger(forKey: .compression)
+        self.size = container.harLenientInteger(forKey: .size) ?? body?.count ?? 0
+        self.compression = container.harLenientInteger(forKey: .compression)
         self.comment = container.harLenientString(forKey: .comment)
     }
 }

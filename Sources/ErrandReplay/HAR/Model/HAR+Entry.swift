@@ -90,10 +90,10 @@ extension HAR.Entry: HARDecodable {
             response.error = container.harLenientString(forKey: .error)
         }
         self.response = response
-        self.cache = try container.harValueIfPresent(HAR.Cache.self, forKey: .cache) ?? HAR.Cache()
+        self.cache = (try? container.harValueIfPresent(HAR.Cache.self, forKey: .cache)) ?? HAR.Cache()
         self.timings =
-            try container.harValueIfPresent(HAR.Timings.self, forKey: .timings) ?? HAR.Timings()
-        self.time = try container.harNumber(forKey: .time) ?? timings.total
+            (try? container.harValueIfPresent(HAR.Timings.self, forKey: .timings)) ?? HAR.Timings()
+        self.time = HARNumbers.finite(container.harLenientNumber(forKey: .time) ?? timings.total)
         self.serverIPAddress = container.harLenientString(forKey: .serverIPAddress)
         self.connection = container.harLenientString(forKey: .connection)
         self.comment = container.harLenientString(forKey: .comment)

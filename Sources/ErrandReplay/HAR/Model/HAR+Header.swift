@@ -62,6 +62,41 @@ extension HAR.Header: HARDecodable {
     }
 }
 
+extension HAR.Header {
+    /// The header fields of one element of a `headers` array: one, or one per value when the
+    /// value is an array of strings, as an older recording library writes repeated headers.
+    static func fields(harFrom decoder: any Decoder) throws -> [HAR.Header] {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let name = try container.decode(String.self, forKey: .name)
+        let comment = container.harLenientString(forKey: .comment)
+        let values: [String]
+        if let list = try? container.decode([String].self, forKey: .value) {
+            values = list
+        } else {
+            values = [try container.decodeIfPresent(String.self, forKey: .value) ?? ""]
+        }
+        return values.map { HAR.Header(name: name, value: $0, comment: comment) }
+    }
+}
+
+/// One element of a `headers` array, read as its header fields.
+struct HARHeaderFields: Decodable {
+    /// The fields, usually one.
+    let fields: [HAR.Header]
+
+    init(from decoder: any Decoder) throws {
+        fields = try HAR.Header.fields(harFrom: decoder)
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A `headers` array; empty when missing or `null`. Its type and each name matter, so a
+    /// wrong one is an error; a value written as an array of strings gives one field per string.
+    func harHeaders(forKey key: Key) throws -> [HAR.Header] {
+        try decodeIfPresent([HARHeaderFields].self, forKey: key)?.flatMap(\.fields) ?? []
+    }
+}
+
 extension HAR.Header: HAREncodable {
     var harJSON: HARJSON {
         var object = HARJSONObject()

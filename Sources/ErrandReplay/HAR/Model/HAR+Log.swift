@@ -77,10 +77,10 @@ extension HAR.Log: HARDecodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.version = container.harLenientString(forKey: .version) ?? "1.2"
         self.creator =
-            try container.harValueIfPresent(HAR.Creator.self, forKey: .creator)
+            (try? container.harValueIfPresent(HAR.Creator.self, forKey: .creator))
             ?? HAR.Creator(name: "", version: "")
-        self.browser = try container.harValueIfPresent(HAR.Creator.self, forKey: .browser)
-        self.pages = try container.harArrayIfPresent(HAR.Page.self, forKey: .pages)
+        self.browser = try? container.harValueIfPresent(HAR.Creator.self, forKey: .browser)
+        self.pages = container.harLenientArray(HAR.Page.self, forKey: .pages)
         self.entries = try container.harArray(HAR.Entry.self, forKey: .entries)
         self.comment = container.harLenientString(forKey: .comment)
     }

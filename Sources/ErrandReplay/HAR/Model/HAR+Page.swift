@@ -74,7 +74,7 @@ extension HAR.Page: HARDecodable {
         self.id = container.harLenientString(forKey: .id) ?? ""
         self.title = container.harLenientString(forKey: .title) ?? ""
         self.pageTimings =
-            try container.harValueIfPresent(HAR.PageTimings.self, forKey: .pageTimings)
+            (try? container.harValueIfPresent(HAR.PageTimings.self, forKey: .pageTimings))
             ?? HAR.PageTimings()
         self.comment = container.harLenientString(forKey: .comment)
     }
@@ -99,8 +99,8 @@ extension HAR.PageTimings: HARDecodable {
 
     init(harFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.onContentLoad = try container.harMilliseconds(forKey: .onContentLoad)
-        self.onLoad = try container.harMilliseconds(forKey: .onLoad)
+        self.onContentLoad = container.harMilliseconds(forKey: .onContentLoad)
+        self.onLoad = container.harMilliseconds(forKey: .onLoad)
         self.comment = container.harLenientString(forKey: .comment)
     }
 }

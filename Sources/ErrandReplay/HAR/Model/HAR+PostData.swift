@@ -9,7 +9,8 @@ extension HAR {
     public struct PostData: Sendable, Equatable {
         /// The MIME type, usually the `Content-Type` header value.
         public var mimeType: String
-        /// The body as decoded bytes; `nil` when the exporter saved only ``params``.
+        /// The body as decoded bytes; `nil` when the exporter saved none. A form whose exporter
+        /// saved only ``params`` gets its body rebuilt from them.
         ///
         /// A body written as `text` with no `encoding` is ambiguous: browsers write the body
         /// decoded as UTF-8, while mitmproxy writes bodies that are not JSON and declare no
@@ -113,8 +114,22 @@ extension HAR.PostData: HARDecodable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         self.mimeType = container.harLenientString(forKey: .mimeType) ?? ""
         self.body = try container.harBody(textKey: .text, encodingKey: .encoding, mimeType: mimeType)
-        self.params = try container.harArrayIfPresent(HAR.Param.self, forKey: .params)
+        self.params = container.harLenientArray(HAR.Param.self, forKey: .params)
         self.comment = container.harLenientString(forKey: .comment)
+        if body == nil { body = Self.formBody(of: params, mimeType: mimeType) }
+    }
+
+    /// The form body that `params` stand for, when an exporter (Firefox, Charles) saved a
+    /// form's fields without its `text`: so the recording still matches the form it answers.
+    private static func formBody(of params: [HAR.Param], mimeType: String) -> Data? {
+        let essence = mimeType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) }
+        guard !params.isEmpty, essence.map(HARCaseInsensitive.key) == "application/x-www-form-urlencoded",
+            params.allSatisfy({ $0.fileName == nil })
+        else { return nil }
+        let pairs = params.map {
+            HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value ?? "")
+        }
+        return Data(pairs.joined(separator: "&").utf8)
     }
 }
 

@@ -143,12 +143,12 @@ extension HAR.Request: HARDecodable {
         self.method = try container.decode(String.self, forKey: .method)
         self.url = try container.decode(String.self, forKey: .url)
         self.httpVersion = container.harLenientString(forKey: .httpVersion) ?? ""
-        self.cookies = try container.harArrayIfPresent(HAR.Cookie.self, forKey: .cookies)
-        self.headers = try container.harArrayIfPresent(HAR.Header.self, forKey: .headers)
-        self.queryString = try container.harArrayIfPresent(HAR.QueryItem.self, forKey: .queryString)
+        self.cookies = container.harLenientArray(HAR.Cookie.self, forKey: .cookies)
+        self.headers = try container.harHeaders(forKey: .headers)
+        self.queryString = container.harLenientArray(HAR.QueryItem.self, forKey: .queryString)
         self.postData = try container.harValueIfPresent(HAR.PostData.self, forKey: .postData)
-        self.headersSize = try container.harInteger(forKey: .headersSize) ?? -1
-        self.bodySize = try container.harInteger(forKey: .bodySize) ?? -1
+        self.headersSize = container.harLenientInteger(forKey: .headersSize) ?? -1
+        self.bodySize = container.harLenientInteger(forKey: .bodySize) ?? -1
         self.comment = container.harLenientString(forKey: .comment)
     }
 }

@@ -119,15 +119,20 @@ extension HAR.Response: HARDecodable {
                 DecodingError.Context(codingPath: container.codingPath, debugDescription: "No status.")
             )
         }
+        guard status <= 999 else {
+            throw HARError(
+                code: .invalidValue, codingPath: container.codingPath + [CodingKeys.status],
+                reason: "\(status) is not an HTTP status; expected 0 (no response) or a code up to 999")
+        }
         self.status = status
         self.statusText = container.harLenientString(forKey: .statusText) ?? ""
         self.httpVersion = container.harLenientString(forKey: .httpVersion) ?? ""
-        self.cookies = try container.harArrayIfPresent(HAR.Cookie.self, forKey: .cookies)
-        self.headers = try container.harArrayIfPresent(HAR.Header.self, forKey: .headers)
+        self.cookies = container.harLenientArray(HAR.Cookie.self, forKey: .cookies)
+        self.headers = try container.harHeaders(forKey: .headers)
         self.content = try container.harValueIfPresent(HAR.Content.self, forKey: .content) ?? HAR.Content()
         self.redirectURL = container.harLenientString(forKey: .redirectURL) ?? ""
-        self.headersSize = try container.harInteger(forKey: .headersSize) ?? -1
-        self.bodySize = try container.harInteger(forKey: .bodySize) ?? -1
+        self.headersSize = container.harLenientInteger(forKey: .headersSize) ?? -1
+        self.bodySize = container.harLenientInteger(forKey: .bodySize) ?? -1
         self.comment = container.harLenientString(forKey: .comment)
         self.error = container.harLenientString(forKey: .error)
         self = HARContentHeaders.corrected(self)

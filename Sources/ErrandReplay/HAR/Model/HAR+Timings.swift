@@ -72,13 +72,13 @@ extension HAR.Timings: HARDecodable {
 
     init(harFrom decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.blocked = try container.harMilliseconds(forKey: .blocked)
-        self.dns = try container.harMilliseconds(forKey: .dns)
-        self.connect = try container.harMilliseconds(forKey: .connect)
-        self.send = try container.harMilliseconds(forKey: .send) ?? 0
-        self.wait = try container.harMilliseconds(forKey: .wait) ?? 0
-        self.receive = try container.harMilliseconds(forKey: .receive) ?? 0
-        self.ssl = try container.harMilliseconds(forKey: .ssl)
+        self.blocked = container.harMilliseconds(forKey: .blocked)
+        self.dns = container.harMilliseconds(forKey: .dns)
+        self.connect = container.harMilliseconds(forKey: .connect)
+        self.send = container.harMilliseconds(forKey: .send) ?? 0
+        self.wait = container.harMilliseconds(forKey: .wait) ?? 0
+        self.receive = container.harMilliseconds(forKey: .receive) ?? 0
+        self.ssl = container.harMilliseconds(forKey: .ssl)
         self.comment = container.harLenientString(forKey: .comment)
     }
 }
