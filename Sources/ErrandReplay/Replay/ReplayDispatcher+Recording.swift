@@ -82,7 +82,7 @@ extension ReplayDispatcher {
                 var redactor = HARRedactor(redaction)
                 let shown = "\(entry.request.method) \(redactor.redact(url: entry.request.url))"
                 throw NetworkError(
-                    code: .invalidRequest,
+                    code: error.code,
                     message: "The recording of \(shown) was not written to the cassette \(cassette.path): "
                         + "\(error.reason) The cassette was left as it was.",
                     request: request,
@@ -95,6 +95,8 @@ extension ReplayDispatcher {
     struct CassetteWriteFailure: Error {
         let reason: String
         let harError: HARError?
+        /// `cassette` when a secret would have been written in clear.
+        var code: NetworkError.Code = .invalidRequest
     }
 
     /// Redacts, encodes, scans and atomically writes a cassette.
@@ -108,17 +110,21 @@ extension ReplayDispatcher {
         } catch {
             throw CassetteWriteFailure(reason: "\(error)", harError: error)
         }
-        if let leak = HARSecretScan.firstLeak(of: secrets.union(redactor.secrets), in: data) {
-            let place = leak.entryIndex.map { "line \(leak.line) (entry \($0))" } ?? "line \(leak.line)"
+        // Echoes of redacted values are hidden in place; one in base64 cannot be, so the
+        // write is refused, naming where it is but never the value.
+        let scan = HARSecretScan.clean(data, secrets: secrets.union(redactor.secrets), placeholder: redaction.placeholder)
+        if let leak = scan.leak {
+            let entry = leak.entryIndex.map { ", entry \($0)" } ?? ""
+            let field = leak.field.map { ", field \($0)" } ?? ""
             throw CassetteWriteFailure(
-                reason: "a value that was redacted elsewhere in this session appears in clear at \(place): "
-                    + "\(leak.context). A server that echoes a request puts secrets where redaction does "
-                    + "not look; add the key or header it appears under to configuration.redaction "
-                    + "(bodyKeys, headerNames or queryItemNames).",
-                harError: nil)
+                reason: "a value that was redacted elsewhere in this session appears base64-encoded at line "
+                    + "\(leak.line)\(entry)\(field), where it cannot be replaced exactly. A server that "
+                    + "echoes a request puts secrets where redaction does not look; add the key or header it "
+                    + "appears under to configuration.redaction.vocabulary.",
+                harError: nil, code: .cassette)
         }
         do {
-            try HARFileWriter.write(data, to: url)
+            try HARFileWriter.write(scan.data, to: url)
         } catch {
             throw CassetteWriteFailure(reason: "\(error)", harError: error)
         }
