@@ -46,7 +46,7 @@ package enum MultipartSecretRedactor {
 
     /// The `name` parameter of a part's `Content-Disposition` header.
     private static func fieldName(in head: String) -> String? {
-        for line in head.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+        for line in head.split(whereSeparator: \.isNewline)
         where line.lowercased().hasPrefix("content-disposition:") {
             for parameter in line.split(separator: ";").dropFirst() {
                 let pair = parameter.split(separator: "=", maxSplits: 1)
