@@ -5,6 +5,35 @@ extension SecretSpelling {
     static let unreserved = CharacterSet(
         charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
 
+    /// The JSON-escaped spellings of `text`: escaped once or twice, with `/` escaped or not,
+    /// and with `\u` escapes in lowercase or uppercase hex.
+    static func jsonSpellings(of text: String) -> [String] {
+        var result: [String] = []
+        for slash in [false, true] {
+            let once = jsonEscaped(text, slash: slash)
+            result += [once, jsonEscaped(once, slash: false), jsonEscaped(once, slash: true)]
+        }
+        for uppercase in [false, true] {
+            let once = unicodeEscaped(text, uppercase: uppercase)
+            result += [once, jsonEscaped(once, slash: false)]
+        }
+        return result
+    }
+
+    /// The percent-encoded spellings of `text`: every byte but the unreserved ones escaped,
+    /// Foundation's query encoding, Python's `quote` (which keeps `/`), and form encoding
+    /// (space as `+`).
+    static func percentSpellings(of text: String) -> [String] {
+        [
+            percentEncoded(text, allowed: unreserved), percentEncoded(text, allowed: .urlQueryAllowed),
+            percentEncoded(text, allowed: unreserved.union(CharacterSet(charactersIn: "/"))),
+            percentEncoded(text, allowed: unreserved.union(CharacterSet(charactersIn: "/:@"))),
+            percentEncoded(text, allowed: unreserved.union([" "])).replacingOccurrences(of: " ", with: "+"),
+            percentEncoded(text, allowed: unreserved.union(CharacterSet(charactersIn: "/ ")))
+                .replacingOccurrences(of: " ", with: "+"),
+        ]
+    }
+
     /// The text as inside a JSON string; with `slash`, `/` is written `\/` as some servers do.
     static func jsonEscaped(_ text: String, slash: Bool) -> String {
         var output = ""

@@ -71,9 +71,11 @@ public struct SecretSpelling: Sendable, Hashable {
     ///
     /// The secret is spelled as it is, and so are its parts: the credentials after a scheme
     /// word (`Bearer abc`, `Token abc`, `Basic dXNlcjpwdw==`), and, for `Basic`, the decoded
-    /// `user:password`, the user and the password. Each is spelled plain, JSON-escaped,
-    /// percent-encoded and in base64, within the length rule of ``minimumLength`` and
-    /// ``anywhereLength``.
+    /// `user:password`, the user and the password. Each is spelled plain; JSON-escaped once
+    /// and twice (a JSON body quoted as a string inside a JSON answer), with `/` as `\/` or
+    /// not, and with `\u` escapes; percent-encoded as strict encoders, Foundation, Python's
+    /// `quote` and form bodies do it; and in base64, within the length rule of
+    /// ``minimumLength`` and ``anywhereLength``.
     ///
     /// - Parameter secret: A value that was redacted.
     /// - Returns: The spellings, without duplicates; empty for a value too short to search for.
@@ -83,14 +85,8 @@ public struct SecretSpelling: Sendable, Hashable {
         for part in parts(of: secret) {
             let wholeWord = part.count < anywhereLength
             var texts: [(String, Encoding)] = [(part, .plain)]
-            texts += [
-                jsonEscaped(part, slash: false), jsonEscaped(part, slash: true),
-                unicodeEscaped(part, uppercase: false), unicodeEscaped(part, uppercase: true),
-            ].map { ($0, .jsonEscaped) }
-            texts += [
-                percentEncoded(part, allowed: unreserved), percentEncoded(part, allowed: .urlQueryAllowed),
-                percentEncoded(part, allowed: unreserved.union([" "])).replacingOccurrences(of: " ", with: "+"),
-            ].map { ($0, .percentEncoded) }
+            texts += jsonSpellings(of: part).map { ($0, .jsonEscaped) }
+            texts += percentSpellings(of: part).map { ($0, .percentEncoded) }
             if !wholeWord {
                 texts += base64Fragments(of: Array(part.utf8)).map { ($0, .base64) }
             }
