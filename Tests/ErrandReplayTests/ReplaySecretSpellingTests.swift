@@ -110,4 +110,21 @@ import Testing
                 == #"{"accessToken":"<redacted>","refreshToken":"<redacted>","idToken":"<redacted>","#
                 + #""tokenType":"Bearer","expiresIn":3600}"#)
     }
+
+    @Test func takesNamesAddedToTheSharedVocabularyEverywhere() async throws {
+        defer { files.remove() }
+        // Given a name added to the configuration's vocabulary
+        upstream.stub(.post, "/people", response: .data(Data(#"{"person":{"SSN":"SECRET-ssn-2"}}"#.utf8), contentType: "application/json"))
+        let recorder = ReplayDispatcher(
+            cassette: files.cassette, baseURL: testBaseURL, mode: .recordAll, upstream: upstream,
+            configuration: testConfiguration { $0.redaction.vocabulary.insert("ssn") })
+        // When it is sent as a header, a query item and a body key, in several spellings
+        _ = try await recorder.dispatch(
+            .post("/people").header("X-Ssn", "SECRET-not-listed").header("Ssn", "SECRET-ssn-h").query("ssn", "SECRET-ssn-q")
+                .body(.form(["s.s.n": "SECRET-ssn-f"])))
+        // Then each is hidden, and a header of another name is not
+        let file = try written()
+        #expect(!file.contains("SECRET-ssn"))
+        #expect(file.contains("SECRET-not-listed"))
+    }
 }

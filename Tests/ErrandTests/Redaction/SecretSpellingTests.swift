@@ -33,6 +33,10 @@ import Testing
         #expect(spellings.contains(#"secret/xyz \u003c1\u003e\u00e9"#))
         #expect(spellings.contains(#"secret/xyz \u003C1\u003E\u00E9"#))
         #expect(texts(#"quo"te\back"#).contains(#"quo\"te\\back"#))
+        // A JSON body quoted as a string inside a JSON answer: escaped twice
+        #expect(texts(#"a"b/cdefgh"#).contains(#"a\\\"b\\/cdefgh"#))
+        // Python's quote keeps `/`
+        #expect(spellings.contains("secret/xyz%20%3C1%3E%C3%A9"))
     }
 
     @Test(arguments: ["", "a", "ab", "abc", "abcd"])
