@@ -57,7 +57,8 @@ import Testing
              "b": "{\"t\":\"x-secret\\/1\"}", "c": "?q=x-secret%2F1&n=12345678"}
             """#.utf8)
         // When cleaned
-        let outcome = HARSecretScan.clean(file, secrets: ["Bearer x-secret/1", "12345678"], placeholder: "<r>")
+        let outcome = HARSecretScan.clean(
+            file, secrets: ["Bearer x-secret/1", "12345678"], placeholder: "<r>")
         // Then every spelling inside a string is the placeholder in that spelling
         #expect(outcome.leak == nil)
         #expect(outcome.replaced == 5)
@@ -68,7 +69,8 @@ import Testing
                  "b": "{\"t\":\"<r>\"}", "c": "?q=%3Cr%3E&n=<r>"}
                 """#)
         // When a secret is in base64, Then nothing is changed and the place is reported
-        let blob = Data(#"{"log": {"text": "\#(Data("xx-secret/1-yy x-secret/1".utf8).base64EncodedString())"}}"#.utf8)
+        let blob = Data(
+            #"{"log": {"text": "\#(Data("xx-secret/1-yy x-secret/1".utf8).base64EncodedString())"}}"#.utf8)
         let refused = HARSecretScan.clean(blob, secrets: ["x-secret/1"], placeholder: "<r>")
         #expect(refused.data == blob)
         #expect(refused.leak?.line == 1)

@@ -15,7 +15,8 @@ import Testing
 
     /// Records `request` answered by `answer` (JSON) and gives the written file.
     func record(_ request: RequestData, answer: String) async throws -> String {
-        upstream.stub(request.method, request.path, response: .data(Data(answer.utf8), contentType: "application/json"))
+        upstream.stub(
+            request.method, request.path, response: .data(Data(answer.utf8), contentType: "application/json"))
         let recorder = ReplayDispatcher(
             cassette: files.cassette, baseURL: testBaseURL, mode: .recordAll, upstream: upstream,
             configuration: testConfiguration())
@@ -31,7 +32,8 @@ import Testing
             answer: #"{"detail": "token secret-xyz expired"}"#)
         // Then the token is not in the file, and the answer reads as redacted
         #expect(!file.contains("secret-xyz"))
-        #expect(try files.read().entries[0].response.content.text == #"{"detail": "token <redacted> expired"}"#)
+        #expect(
+            try files.read().entries[0].response.content.text == #"{"detail": "token <redacted> expired"}"#)
     }
 
     @Test func hidesTheCredentialsOfAnyScheme() async throws {
@@ -47,11 +49,13 @@ import Testing
         let basic = "Basic " + Data("ada-lovelace:correct-horse".utf8).base64EncodedString()
         let file = try await record(
             .get("/login").header("Authorization", basic),
-            answer: #"{"user": "ada-lovelace", "hint": "correct-horse", "pair": "ada-lovelace:correct-horse"}"#)
+            answer:
+                #"{"user": "ada-lovelace", "hint": "correct-horse", "pair": "ada-lovelace:correct-horse"}"#)
         // Then none of them is in the file
         #expect(!file.contains("ada-lovelace"))
         #expect(!file.contains("correct-horse"))
-        #expect(file.contains(#"{\"user\": \"<redacted>\", \"hint\": \"<redacted>\", \"pair\": \"<redacted>\"}"#))
+        #expect(
+            file.contains(#"{\"user\": \"<redacted>\", \"hint\": \"<redacted>\", \"pair\": \"<redacted>\"}"#))
     }
 
     @Test func hidesAPercentEncodedEcho() async throws {
@@ -59,7 +63,8 @@ import Testing
         // Given a secret query value that the server echoes as it came in the URL
         let file = try await record(
             .get("/search").query("api_key", "s3cr3t/with space&more"),
-            answer: #"{"url": "https://api.example.com/search?api_key=s3cr3t%2Fwith%20space%26more", "# + #""form": "s3cr3t%2Fwith+space%26more"}"#)
+            answer: #"{"url": "https://api.example.com/search?api_key=s3cr3t%2Fwith%20space%26more", "#
+                + #""form": "s3cr3t%2Fwith+space%26more"}"#)
         // Then no spelling of it is in the file, and the URL reads as redacted
         #expect(!file.contains("s3cr3t"))
         #expect(file.contains("api_key=%3Credacted%3E\\\", \\\"form\\\": \\\"%3Credacted%3E"))
@@ -69,8 +74,11 @@ import Testing
         defer { files.remove() }
         // Given secrets that a server echoes with `/` written `\/` and `<`, `>`, `&`, `é` as `\u` escapes
         let file = try await record(
-            .get("/x").header("X-API-Key", "secret/xyz-1").header("Proxy-Authorization", "Bearer tok<en>&é-2"),
-            answer: #"{"a": "secret\/xyz-1", "b": "tok\u003cen\u003e\u0026\u00e9-2", "c": "tok\u003Cen\u003E\u0026\u00E9-2"}"#)
+            .get("/x").header("X-API-Key", "secret/xyz-1").header(
+                "Proxy-Authorization", "Bearer tok<en>&é-2"),
+            answer:
+                #"{"a": "secret\/xyz-1", "b": "tok\u003cen\u003e\u0026\u00e9-2", "c": "tok\u003Cen\u003E\u0026\u00E9-2"}"#
+        )
         // Then none is in the file, and the escaped placeholders stand in the answer
         #expect(!file.contains("xyz-1"))
         #expect(!file.contains("en\\\\u003"))
@@ -90,7 +98,9 @@ import Testing
         let before = try files.bytes()
         for prefix in ["", "a", "ab"] {
             let blob = Data(#"{"prefix":"\#(prefix)","token":"secret-xyz-123"}"#.utf8).base64EncodedString()
-            upstream.stub(.get, "/state", response: .data(Data(#"{"state": "\#(blob)"}"#.utf8), contentType: "application/json"))
+            upstream.stub(
+                .get, "/state",
+                response: .data(Data(#"{"state": "\#(blob)"}"#.utf8), contentType: "application/json"))
             // When a request carrying the token is recorded
             let error = await #expect(throws: NetworkError.self) {
                 try await recorder.dispatch(.get("/state").header("Authorization", "Bearer secret-xyz-123"))

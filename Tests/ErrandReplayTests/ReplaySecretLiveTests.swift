@@ -52,7 +52,8 @@ struct ReplaySecretLiveTests {
             }
         }
         for fragment in [
-            "live-bearer", "live-access", "live-refresh", "live/query", "live%2Fquery", "query token", "query%20token",
+            "live-bearer", "live-access", "live-refresh", "live/query", "live%2Fquery", "query token",
+            "query%20token",
             "query+token",
         ] {
             #expect(!file.contains(fragment), "\(fragment) leaked")

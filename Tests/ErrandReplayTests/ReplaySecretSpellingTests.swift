@@ -70,7 +70,8 @@ import Testing
         upstream.stub(.post, "/upload", response: .text("ok"))
         // Given a form body and a multipart body with the five spellings
         let form = Self.spellings.map { ($0, "SECRET-form-\($0)") } + [("user", "ada")]
-        let parts = Self.spellings.map { MultipartPart.field($0, "SECRET-part-\($0)") } + [.field("user", "ada")]
+        let parts =
+            Self.spellings.map { MultipartPart.field($0, "SECRET-part-\($0)") } + [.field("user", "ada")]
         // When recorded
         let recorder = recorder()
         _ = try await recorder.dispatch(
@@ -82,7 +83,10 @@ import Testing
         #expect(
             entries[0].request.postData?.text
                 == Self.spellings.map { "\($0)=%3Credacted%3E" }.joined(separator: "&") + "&user=ada")
-        #expect(entries[0].request.postData?.params.map(\.value) == Array(repeating: "<redacted>", count: 5) + ["ada"])
+        #expect(
+            entries[0].request.postData?.params.map(\.value) == Array(repeating: "<redacted>", count: 5) + [
+                "ada"
+            ])
         let multipart = try #require(entries[1].request.postData?.text)
         #expect(multipart.contains("name=\"ACCESS_TOKEN\"\r\n\r\n<redacted>\r\n"))
         #expect(multipart.contains("name=\"user\"\r\n\r\nada\r\n"))
@@ -96,7 +100,8 @@ import Testing
             response: .data(
                 Data(
                     #"{"accessToken":"eyJhbGciOiJIUzI1NiJ9.SECRET-access","refreshToken":"SECRET-refresh-77","#
-                        .utf8) + Data(#""idToken":"SECRET-id-42","tokenType":"Bearer","expiresIn":3600}"#.utf8),
+                        .utf8)
+                    + Data(#""idToken":"SECRET-id-42","tokenType":"Bearer","expiresIn":3600}"#.utf8),
                 contentType: "application/json"))
         // When the login is recorded
         _ = try await recorder().dispatch(
@@ -114,14 +119,19 @@ import Testing
     @Test func takesNamesAddedToTheSharedVocabularyEverywhere() async throws {
         defer { files.remove() }
         // Given a name added to the configuration's vocabulary
-        upstream.stub(.post, "/people", response: .data(Data(#"{"person":{"SSN":"SECRET-ssn-2"}}"#.utf8), contentType: "application/json"))
+        upstream.stub(
+            .post, "/people",
+            response: .data(Data(#"{"person":{"SSN":"SECRET-ssn-2"}}"#.utf8), contentType: "application/json")
+        )
         let recorder = ReplayDispatcher(
             cassette: files.cassette, baseURL: testBaseURL, mode: .recordAll, upstream: upstream,
             configuration: testConfiguration { $0.redaction.vocabulary.insert("ssn") })
         // When it is sent as a header, a query item and a body key, in several spellings
         _ = try await recorder.dispatch(
-            .post("/people").header("X-Ssn", "SECRET-not-listed").header("Ssn", "SECRET-ssn-h").query("ssn", "SECRET-ssn-q")
-                .body(.form(["s.s.n": "SECRET-ssn-f"])))
+            .post("/people").header("X-Ssn", "SECRET-not-listed").header("Ssn", "SECRET-ssn-h").query(
+                "ssn", "SECRET-ssn-q"
+            )
+            .body(.form(["s.s.n": "SECRET-ssn-f"])))
         // Then each is hidden, and a header of another name is not
         let file = try written()
         #expect(!file.contains("SECRET-ssn"))

@@ -26,7 +26,9 @@ package enum MultipartSecretRedactor {
         starts.append(bytes.count)
         for (start, next) in zip(starts, starts.dropFirst()) where next <= bytes.count {
             let part = start + delimiter.count
-            guard let headLength = positions(of: headEnd, in: Array(bytes[part..<next])).first else { continue }
+            guard let headLength = positions(of: headEnd, in: Array(bytes[part..<next])).first else {
+                continue
+            }
             let contentStart = part + headLength + headEnd.count
             // The content ends before the CRLF that precedes the next delimiter.
             var contentEnd = next

@@ -102,7 +102,8 @@ extension SecretSpelling {
 
     /// The UTF-8 text of base64 credentials, padded or not, standard or URL-safe.
     static func decodedBase64(_ text: String) -> String? {
-        var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(
+            of: "_", with: "/")
         while normalized.utf8.count % 4 != 0 { normalized += "=" }
         guard let data = Data(base64Encoded: normalized) else { return nil }
         return String(data: data, encoding: .utf8)

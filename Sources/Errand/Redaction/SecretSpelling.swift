@@ -110,7 +110,9 @@ public struct SecretSpelling: Sendable, Hashable {
             let scheme = trimmed[..<space]
             let credentials = trimmed[space...].trimmingCharacters(in: .whitespaces)
             if !credentials.isEmpty,
-                scheme.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-") })
+                scheme.unicodeScalars.allSatisfy({
+                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-")
+                })
             {
                 parts.append(credentials)
                 if scheme.lowercased() == "basic", let pair = decodedBase64(credentials),

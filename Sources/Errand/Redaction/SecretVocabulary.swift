@@ -52,7 +52,8 @@ public struct SecretVocabulary: Sendable, Hashable {
     /// - Parameters:
     ///   - names: The secret names, in any spelling; ``defaultNames`` when omitted.
     ///   - placeholder: The text that replaces a secret value; `<redacted>` when omitted.
-    public init(names: Set<String> = SecretVocabulary.defaultNames, placeholder: String = defaultPlaceholder) {
+    public init(names: Set<String> = SecretVocabulary.defaultNames, placeholder: String = defaultPlaceholder)
+    {
         self.names = names
         self.placeholder = placeholder
         normalizedNames = Set(names.map(Self.normalized))

@@ -112,7 +112,8 @@ extension ReplayDispatcher {
         }
         // Echoes of redacted values are hidden in place; one in base64 cannot be, so the
         // write is refused, naming where it is but never the value.
-        let scan = HARSecretScan.clean(data, secrets: secrets.union(redactor.secrets), placeholder: redaction.placeholder)
+        let scan = HARSecretScan.clean(
+            data, secrets: secrets.union(redactor.secrets), placeholder: redaction.placeholder)
         if let leak = scan.leak {
             let entry = leak.entryIndex.map { ", entry \($0)" } ?? ""
             let field = leak.field.map { ", field \($0)" } ?? ""

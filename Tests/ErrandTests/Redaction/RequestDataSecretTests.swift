@@ -13,7 +13,8 @@ import Testing
     }
 
     @Test func descriptionHidesTheVocabularyAndKey() {
-        let request = RequestData.get("/maps").query("key", "k-1").query("clientSecret", "c-1").query("sig", "s-1")
+        let request = RequestData.get("/maps").query("key", "k-1").query("clientSecret", "c-1").query(
+            "sig", "s-1")
         #expect(request.description == "GET /maps?key=<redacted>&clientSecret=<redacted>&sig=<redacted>")
         #expect(RequestData.secretQueryNames.isSuperset(of: SecretVocabulary.defaultNames))
     }

@@ -44,7 +44,8 @@ import Testing
         // Given a secret inside a longer text, at each alignment, encoded in both alphabets
         let secret = "secret-xyz?>>"
         let encoded = Data((prefix + secret + " tail").utf8).base64EncodedString()
-        let urlSafe = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+        let urlSafe = encoded.replacingOccurrences(of: "+", with: "-").replacingOccurrences(
+            of: "/", with: "_")
         let fragments = SecretSpelling.spellings(of: secret).filter { $0.encoding == .base64 }.map(\.text)
         // Then a base64 spelling is in each
         #expect(fragments.contains { encoded.contains($0) })
@@ -61,7 +62,8 @@ import Testing
 
     @Test func givesThePlaceholderInTheSpellingsOwnEncoding() {
         #expect(SecretSpelling("x", encoding: .plain).replacement(for: "<redacted>") == "<redacted>")
-        #expect(SecretSpelling("x", encoding: .percentEncoded).replacement(for: "<redacted>") == "%3Credacted%3E")
+        #expect(
+            SecretSpelling("x", encoding: .percentEncoded).replacement(for: "<redacted>") == "%3Credacted%3E")
         #expect(SecretSpelling("x", encoding: .jsonEscaped).replacement(for: #"<"r">"#) == #"<\"r\">"#)
         #expect(SecretSpelling("x", encoding: .base64).replacement(for: "<redacted>") == nil)
     }

@@ -16,7 +16,8 @@ import Testing
     @Test func matchesTheDefaultNamesAndNothingElse() {
         let vocabulary = SecretVocabulary.default
         for name in [
-            "Authorization", "proxy_authorization", "Cookie", "SET-COOKIE", "X-Api-Key", "apiKey", "refreshToken",
+            "Authorization", "proxy_authorization", "Cookie", "SET-COOKIE", "X-Api-Key", "apiKey",
+            "refreshToken",
             "id.token", "clientSecret", "Password", "token", "secret", "Signature", "client secret",
         ] {
             #expect(vocabulary.matches(name), "\(name)")
@@ -47,7 +48,10 @@ import Testing
         let vocabulary = SecretVocabulary.default
         // Given headers and query items named in the five spellings
         let headers = HTTPHeaders(Self.spellings.map { HTTPHeaders.Field(name: $0, value: "SECRET") })
-        let query = Self.spellings.map { URLQueryItem(name: $0, value: "SECRET") } + [URLQueryItem(name: "page", value: "2")]
+        let query =
+            Self.spellings.map { URLQueryItem(name: $0, value: "SECRET") } + [
+                URLQueryItem(name: "page", value: "2")
+            ]
         // When redacted, Then every value is the placeholder, others kept in order
         #expect(vocabulary.redacted(headers).map(\.value) == Array(repeating: "<redacted>", count: 5))
         #expect(vocabulary.redacted(headers).map(\.name) == Self.spellings)

@@ -137,7 +137,8 @@ struct HARRedactor {
         } else if essence == "application/x-www-form-urlencoded", let text = HARBodyText.utf8String(body) {
             return Data(redact(urlEncoded: Substring(text), hides: hides, plusIsSpace: true).utf8)
         } else if let boundary = MultipartSecretRedactor.boundary(ofContentType: mimeType) {
-            result = MultipartSecretRedactor.redact(body, boundary: boundary, placeholder: placeholder, isSecret: hides)
+            result = MultipartSecretRedactor.redact(
+                body, boundary: boundary, placeholder: placeholder, isSecret: hides)
         } else {
             result = nil
         }

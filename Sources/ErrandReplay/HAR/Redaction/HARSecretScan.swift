@@ -88,7 +88,8 @@ enum HARSecretScan {
                 guard seen.insert(bytes).inserted else { continue }
                 needles.append(
                     Needle(
-                        bytes: bytes, replacement: spelling.replacement(for: placeholder).map { Array(escaped($0).utf8) },
+                        bytes: bytes,
+                        replacement: spelling.replacement(for: placeholder).map { Array(escaped($0).utf8) },
                         wholeWordOnly: spelling.isWholeWordOnly))
             }
         }
