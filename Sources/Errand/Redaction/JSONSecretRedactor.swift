@@ -3,7 +3,7 @@ import Foundation
 /// Replaces the values of chosen keys in JSON text, leaving every other byte where it was.
 ///
 /// Working on the text rather than re-serializing a parsed object keeps the body's key order,
-/// spacing and number spelling: a redacted cassette differs from the traffic only where a
+/// spacing and number spelling: a redacted body differs from the original only where a
 /// secret was, on every platform (`JSONSerialization` sorts and prints differently on Linux and
 /// Apple platforms). The walk keeps a stack instead of recursing, so depth cannot overflow it.
 package struct JSONSecretRedactor {

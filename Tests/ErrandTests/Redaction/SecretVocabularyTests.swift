@@ -86,4 +86,13 @@ import Testing
         #expect(text.contains("name=\"user\"\r\n\r\nada\r\n--b0und--"))
         #expect(redacted.secrets.count == 5)
     }
+
+    @Test func crossesTasks() async {
+        // Given a vocabulary and a spelling list, When used from a detached task, Then they work there
+        let vocabulary = SecretVocabulary { $0.insert("ssn") }
+        let spellings = SecretSpelling.spellings(of: "Bearer secret-xyz")
+        let result = await Task.detached { (vocabulary.matches("SSN"), spellings.count) }.value
+        #expect(result.0)
+        #expect(result.1 > 1)
+    }
 }

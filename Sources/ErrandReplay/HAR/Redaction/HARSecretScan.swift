@@ -100,17 +100,21 @@ enum HARSecretScan {
     /// Every match inside a JSON string of the file, left to right, none overlapping.
     private static func find(_ needles: [Needle], in bytes: [UInt8]) -> [Hit] {
         guard !needles.isEmpty else { return [] }
-        var byFirstByte = [[Int]](repeating: [], count: 256)
-        for (index, needle) in needles.enumerated() {
-            if let first = needle.bytes.first { byFirstByte[Int(first)].append(index) }
+        // Needles are bucketed by their first two bytes (all are at least six bytes long), so
+        // each position of a large file is compared with the few that can start there.
+        var byPrefix: [Int: [Int]] = [:]
+        for (index, needle) in needles.enumerated() where needle.bytes.count >= 2 {
+            byPrefix[Int(needle.bytes[0]) << 8 | Int(needle.bytes[1]), default: []].append(index)
         }
         let strings = stringBytes(of: bytes)
         var hits: [Hit] = []
         var position = 0
         while position < bytes.count {
             var found: Hit?
-            if strings[position] {
-                for index in byFirstByte[Int(bytes[position])] {
+            if strings[position], position + 1 < bytes.count,
+                let candidates = byPrefix[Int(bytes[position]) << 8 | Int(bytes[position + 1])]
+            {
+                for index in candidates {
                     let needle = needles[index]
                     let end = position + needle.bytes.count
                     guard end <= bytes.count, strings[end - 1],
