@@ -68,6 +68,9 @@ import Testing
                 {"size": 12345678, "a": "<r> and <r>",
                  "b": "{\"t\":\"<r>\"}", "c": "?q=%3Cr%3E&n=<r>"}
                 """#)
+        // A match that would cut a \u escape in half is left alone
+        let unicode = Data(#"{"a": "\u00e9abcdef12"}"#.utf8)
+        #expect(HARSecretScan.clean(unicode, secrets: ["00e9abcdef12"], placeholder: "<r>").data == unicode)
         // When a secret is in base64, Then nothing is changed and the place is reported
         let blob = Data(
             #"{"log": {"text": "\#(Data("xx-secret/1-yy x-secret/1".utf8).base64EncodedString())"}}"#.utf8)

@@ -119,11 +119,14 @@ enum HARSecretScan {
                     let end = position + needle.bytes.count
                     guard end <= bytes.count, strings[end - 1],
                         bytes[position..<end].elementsEqual(needle.bytes),
-                        !needle.wholeWordOnly || isWhole(position..<end, in: bytes)
+                        !needle.wholeWordOnly || isWhole(position..<end, in: bytes),
+                        !startsInsideUnicodeEscape(position, in: bytes)
                     else { continue }
                     // A match that begins on the character an escape backslash escapes takes
                     // the backslash too, so no dangling escape is left.
-                    let start = escapesBefore(position, in: bytes) % 2 == 1 ? position - 1 : position
+                    let start = max(
+                        escapesBefore(position, in: bytes) % 2 == 1 ? position - 1 : position,
+                        hits.last?.end ?? 0)
                     found = Hit(start: start, end: end, needle: needle)
                     break
                 }
@@ -157,6 +160,16 @@ enum HARSecretScan {
             index += 1
         }
         return result
+    }
+
+    /// Whether `position` is one of the four hex digits of a `\uXXXX` escape, where a
+    /// replacement would leave the escape broken.
+    private static func startsInsideUnicodeEscape(_ position: Int, in bytes: [UInt8]) -> Bool {
+        (2...5).contains { back in
+            let slash = position - back
+            return slash >= 0 && bytes[slash] == 0x5C && bytes[slash + 1] == 0x75
+                && escapesBefore(slash, in: bytes) % 2 == 0
+        }
     }
 
     private static func escapesBefore(_ position: Int, in bytes: [UInt8]) -> Int {
