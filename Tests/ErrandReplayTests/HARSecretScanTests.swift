@@ -35,12 +35,48 @@ import Testing
         #expect(encoded.context == #""url": "https://a.example/x?q=<secret>","#)
     }
 
-    @Test func ignoresShortValuesAndMatchesInsideLongerWords() {
-        // "tok" is too short to search for; "hunter2" is only part of "hunter22"; the base64
-        // text hides "secret" inside a longer word
-        #expect(HARSecretScan.firstLeak(of: ["tok", "hunter2", "c2VjcmV0"], in: Self.file) == nil)
+    @Test func followsTheLengthRule() {
+        // Under six characters: not searched for ("tok", "dark1"). Six or seven: whole words
+        // only, so "hunter2" is not found inside "hunter22"
+        #expect(HARSecretScan.firstLeak(of: ["tok", "dark1", "hunter2"], in: Self.file) == nil)
         // A whole word is found, at the start of a value or after a separator
         #expect(HARSecretScan.firstLeak(of: ["hunter22"], in: Self.file)?.entryIndex == 1)
+        // Eight and more: anywhere, even inside a longer word such as base64 text
+        #expect(HARSecretScan.firstLeak(of: ["c2VjcmV0"], in: Self.file)?.entryIndex == 1)
+        // And in base64 itself: "hello-secret-token" is what that text encodes
+        let leak = HARSecretScan.firstLeak(of: ["secret-token"], in: Self.file)
+        #expect(leak?.line == 9)
+        #expect(leak?.field == "text")
+    }
+
+    @Test func hidesEchoesInTheirOwnSpellingAndLeavesTheRest() throws {
+        // Given a file with a secret plain, escaped, percent-encoded, and a number outside strings
+        let file = Data(
+            #"""
+            {"size": 12345678, "a": "Bearer x-secret/1 and x-secret/1",
+             "b": "{\"t\":\"x-secret\\/1\"}", "c": "?q=x-secret%2F1&n=12345678"}
+            """#.utf8)
+        // When cleaned
+        let outcome = HARSecretScan.clean(
+            file, secrets: ["Bearer x-secret/1", "12345678"], placeholder: "<r>")
+        // Then every spelling inside a string is the placeholder in that spelling
+        #expect(outcome.leak == nil)
+        #expect(outcome.replaced == 5)
+        #expect(
+            String(decoding: outcome.data, as: UTF8.self)
+                == #"""
+                {"size": 12345678, "a": "<r> and <r>",
+                 "b": "{\"t\":\"<r>\"}", "c": "?q=%3Cr%3E&n=<r>"}
+                """#)
+        // A match that would cut a \u escape in half is left alone
+        let unicode = Data(#"{"a": "\u00e9abcdef12"}"#.utf8)
+        #expect(HARSecretScan.clean(unicode, secrets: ["00e9abcdef12"], placeholder: "<r>").data == unicode)
+        // When a secret is in base64, Then nothing is changed and the place is reported
+        let blob = Data(
+            #"{"log": {"text": "\#(Data("xx-secret/1-yy x-secret/1".utf8).base64EncodedString())"}}"#.utf8)
+        let refused = HARSecretScan.clean(blob, secrets: ["x-secret/1"], placeholder: "<r>")
+        #expect(refused.data == blob)
+        #expect(refused.leak?.line == 1)
     }
 
     @Test func findsASecretWhoseSlashesAJSONBodyEscaped() throws {

@@ -96,7 +96,7 @@ import Testing
         #expect(file.contains(#""ssn": "[hidden]""#) || file.contains(#"{\"ssn\":\"[hidden]\"}"#))
     }
 
-    @Test func refusesToWriteASecretThatTheServerEchoedElsewhere() async throws {
+    @Test func hidesASecretThatTheServerEchoedElsewhere() async throws {
         defer { files.remove() }
         // Given a cassette with one recording, and a server that echoes the URL in its body
         upstream.stub(.get, "/ping", response: .text("pong"))
@@ -105,29 +105,13 @@ import Testing
             response: .json(["url": "https://api.example.com/anything?token=SECRET-echoed-1"]))
         let recorder = recorder()
         _ = try await recorder.dispatch(.get("/ping"))
-        let before = try files.bytes()
         // When a request whose token the server echoes is recorded
-        let error = await #expect(throws: NetworkError.self) {
-            try await recorder.dispatch(.get("/anything").query("token", "SECRET-echoed-1"))
-        }
-        // Then it fails, saying where the secret is, and the cassette is as it was
-        #expect(error?.code == .cassette)
-        let message = error?.message ?? ""
-        #expect(
-            message.contains("a value that was redacted elsewhere in this session appears in clear at line"))
-        #expect(message.contains("(entry 1)"))
-        #expect(message.contains("?token=<secret>"))
-        #expect(!message.contains("SECRET-echoed-1"))
-        #expect(message.contains("The cassette was left as it was."))
-        #expect(try files.bytes() == before)
-        // And later recordings are written without the refused one
-        _ = try await recorder.dispatch(.get("/ping").query("n", "2"))
-        #expect(try files.read().entries.map(\.request.url).last == "https://api.example.com/ping?n=2")
-        #expect(try files.read().entries.count == 2)
-        // When the key it appears under is redacted as well, Then it is written
-        let fixed = self.recorder { $0.redaction.bodyKeys.insert("url") }
-        _ = try await fixed.dispatch(.get("/anything").query("token", "SECRET-echoed-1"))
+        _ = try await recorder.dispatch(.get("/anything").query("token", "SECRET-echoed-1"))
+        // Then the echo is hidden where it is, and the recording written
         #expect(try !files.bytes().contains("SECRET-echoed-1"))
+        let entries = try files.read().entries
+        #expect(entries.count == 2)
+        #expect(entries[1].response.content.text?.contains("anything?token=<redacted>") == true)
     }
 
     @Test func aFailedWriteLeavesTheCassetteAsItWas() async throws {

@@ -91,25 +91,27 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
 
     /// The method and the path with its query, for example `GET /search?q=swift`.
     ///
-    /// Values of query items that carry credentials (``secretQueryNames``: `token`, `api_key`,
-    /// `password`, …) are shown as `<redacted>`, since descriptions end up in logs and errors.
+    /// Values of query items named in ``secretQueryNames`` (``SecretVocabulary/default``'s
+    /// `token`, `api_key`, `password`, … and `key`), in any case and spelling (`accessToken`,
+    /// `ACCESS-TOKEN`), are shown as `<redacted>`, since descriptions end up in logs and errors.
     public var description: String {
-        let shown = query.map { item in
-            Self.secretQueryNames.contains(item.name.lowercased()) && item.value != nil
-                ? URLQueryItem(name: item.name, value: "<redacted>") : item
-        }
+        let vocabulary = Self.descriptionVocabulary
+        let shown = vocabulary.redacted(query)
         let queryString = PercentEncoding.queryString(shown).replacingOccurrences(
-            of: "%3Credacted%3E", with: "<redacted>")
+            of: "%3Credacted%3E", with: vocabulary.placeholder)
         guard !queryString.isEmpty else { return "\(method) \(path)" }
         return "\(method) \(path)\(path.contains("?") ? "&" : "?")\(queryString)"
     }
 
-    /// Query item names whose values ``description`` never shows.
-    public static let secretQueryNames: Set<String> = [
-        "token", "access_token", "refresh_token", "id_token", "password", "client_secret", "api_key",
-        "apikey",
-        "key", "secret", "signature", "sig",
-    ]
+    /// Query item names whose values ``description`` never shows: the names of
+    /// ``SecretVocabulary/default`` and `key`, a name too common in bodies to be secret
+    /// everywhere but one that APIs use for keys in URLs.
+    ///
+    /// ``description`` matches these in any case and spelling (`apiKey`, `API-KEY`).
+    public static let secretQueryNames: Set<String> = SecretVocabulary.defaultNames.union(["key", "apikey"])
+
+    /// ``secretQueryNames`` as a vocabulary, normalised once.
+    private static let descriptionVocabulary = SecretVocabulary(names: secretQueryNames)
 
     /// Checks what can be checked before anything is sent.
     ///

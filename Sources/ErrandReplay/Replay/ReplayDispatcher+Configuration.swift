@@ -17,7 +17,8 @@ extension ReplayDispatcher {
         /// (the default) or play the last one again.
         public var whenExhausted: Exhaustion
         /// What is hidden before a recording is written, and how the request is redacted
-        /// before it is compared; credentials, cookies and tokens by default.
+        /// before it is compared; credentials, cookies and tokens by default. Its `vocabulary`
+        /// is Errand's shared `SecretVocabulary`: `$0.redaction.vocabulary.insert("ssn")`.
         public var redaction: HAR.Redaction
         /// Whether a recorded redirect (a 3xx whose `Location` has a recording later in the
         /// cassette) is followed on replay, as URLSession follows it live; `true` by default.

@@ -110,17 +110,22 @@ extension ReplayDispatcher {
         } catch {
             throw CassetteWriteFailure(reason: "\(error)", harError: error)
         }
-        if let leak = HARSecretScan.firstLeak(of: secrets.union(redactor.secrets), in: data) {
-            let place = leak.entryIndex.map { "line \(leak.line) (entry \($0))" } ?? "line \(leak.line)"
+        // Echoes of redacted values are hidden in place; one in base64 cannot be, so the
+        // write is refused, naming where it is but never the value.
+        let scan = HARSecretScan.clean(
+            data, secrets: secrets.union(redactor.secrets), placeholder: redaction.placeholder)
+        if let leak = scan.leak {
+            let entry = leak.entryIndex.map { ", entry \($0)" } ?? ""
+            let field = leak.field.map { ", field \($0)" } ?? ""
             throw CassetteWriteFailure(
-                reason: "a value that was redacted elsewhere in this session appears in clear at \(place): "
-                    + "\(leak.context). A server that echoes a request puts secrets where redaction does "
-                    + "not look; add the key or header it appears under to configuration.redaction "
-                    + "(bodyKeys, headerNames or queryItemNames).",
+                reason: "a value that was redacted elsewhere in this session appears base64-encoded at line "
+                    + "\(leak.line)\(entry)\(field), where it cannot be replaced exactly. A server that "
+                    + "echoes a request puts secrets where redaction does not look; add the key or header it "
+                    + "appears under to configuration.redaction.vocabulary.",
                 harError: nil)
         }
         do {
-            try HARFileWriter.write(data, to: url)
+            try HARFileWriter.write(scan.data, to: url)
         } catch {
             throw CassetteWriteFailure(reason: "\(error)", harError: error)
         }

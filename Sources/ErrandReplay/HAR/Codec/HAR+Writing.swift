@@ -19,6 +19,9 @@ extension HAR {
     /// otherwise. The same archive always gives the same bytes, and reading them back and
     /// writing again gives the same bytes once more.
     ///
+    /// Values redacted by name are also hidden where they are echoed elsewhere in the archive,
+    /// in plain, JSON-escaped or percent-encoded text (see ``Redaction``).
+    ///
     /// - Parameter redaction: What to hide before writing; ``Redaction/default`` hides
     ///   credentials and cookies. Pass ``Redaction/none`` to write everything.
     /// - Returns: The UTF-8 bytes of the file, ending in a newline.
@@ -26,7 +29,8 @@ extension HAR {
     ///   hold, such as an infinite `time`, naming its path.
     public func encoded(redaction: Redaction = .default) throws(HARError) -> Data {
         var redactor = HARRedactor(redaction)
-        return try HARJSONSerializer.serialize(redactor.redact(self).harJSON)
+        let data = try HARJSONSerializer.serialize(redactor.redact(self).harJSON)
+        return HARSecretScan.clean(data, secrets: redactor.secrets, placeholder: redaction.placeholder).data
     }
 
     /// Writes this archive to a file atomically, as ``encoded(redaction:)`` gives it.

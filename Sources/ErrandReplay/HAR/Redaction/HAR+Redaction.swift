@@ -1,75 +1,106 @@
+import Errand
 import Foundation
 
 extension HAR {
     /// What the writer hides before anything reaches a file: credentials, cookies, tokens.
     ///
     /// On by default: ``HAR/encoded(redaction:)`` and ``HAR/write(to:redaction:)`` take
-    /// ``default``. Each listed name is compared ignoring ASCII case, and each value found is
-    /// replaced by ``placeholder``:
+    /// ``default``. A name is secret when Errand's shared ``vocabulary`` names it (in any
+    /// case and spelling: `access_token` = `accessToken` = `Access-Token`), or when the list of
+    /// its place names it, compared the same way. Each value found is replaced by
+    /// ``placeholder``:
     ///
-    /// - ``headerNames``: request and response headers. When `Cookie` is listed, the request's
-    ///   HAR `cookies` values are replaced too; when `Set-Cookie` is listed, the response's.
-    /// - ``queryItemNames``: query items in the request URL, in the `queryString` list, and in
+    /// - Headers (``headerNames``), request and response. When `Cookie` is secret, the
+    ///   request's HAR `cookies` values are replaced too; when `Set-Cookie` is, the response's.
+    /// - Query items (``queryItemNames``) in the request URL, in the `queryString` list, and in
     ///   URLs carried by `redirectURL` and the `Location`, `Content-Location`, `Referer` and
     ///   `:path` headers. In a URL the placeholder is percent-encoded (`%3Credacted%3E`).
-    /// - ``bodyKeys``: keys at any depth of a JSON body (request or response, told by a MIME
-    ///   type ending in `json`; the whole value is replaced, even an object), and fields of an
-    ///   `application/x-www-form-urlencoded` request body and its `params`. Only the secret values change: key order, spacing and
-    ///   every other byte of the body stay as they were. Multipart bodies are not looked into,
-    ///   and a body labelled JSON that is not well-formed JSON is kept as it is.
+    /// - Body keys (``bodyKeys``): keys at any depth of a JSON body (request or response, told
+    ///   by a MIME type ending in `json`; the whole value is replaced, even an object), fields
+    ///   of an `application/x-www-form-urlencoded` request body and its `params`, and fields of a
+    ///   `multipart/form-data` body. Only the secret values change: key order, spacing and every
+    ///   other byte of the body stay as they were. A body labelled JSON that is not well-formed
+    ///   JSON is kept as it is.
+    ///
+    /// After redaction, the bytes to be written are searched for every value replaced, in
+    /// every spelling a server may echo it in (see `SecretSpelling`): a match in plain,
+    /// JSON-escaped or percent-encoded text is replaced by the placeholder in that spelling.
     ///
     /// ```swift
     /// let redaction = HAR.Redaction {
-    ///     $0.headerNames.insert("X-API-Key")
-    ///     $0.bodyKeys.insert("ssn")
+    ///     $0.vocabulary.insert("ssn")          // everywhere
+    ///     $0.headerNames.insert("X-Trace-Key")  // in headers only
     /// }
     /// try har.write(to: url, redaction: redaction)
     /// ```
     public struct Redaction: Sendable, Equatable {
-        /// The headers redacted by default: `Authorization`, `Proxy-Authorization`, `Cookie`,
-        /// `Set-Cookie`.
+        /// The headers that the default vocabulary hides, among others: `Authorization`,
+        /// `Proxy-Authorization`, `Cookie`, `Set-Cookie`.
         public static let defaultHeaderNames: Set<String> = [
             "Authorization", "Proxy-Authorization", "Cookie", "Set-Cookie",
         ]
 
-        /// The query item names and body keys redacted by default: `token`, `access_token`,
-        /// `refresh_token`, `id_token`, `password`, `client_secret`, `api_key`.
+        /// Query item names and body keys that the default vocabulary hides, among others:
+        /// `token`, `access_token`, `refresh_token`, `id_token`, `password`, `client_secret`,
+        /// `api_key`.
         public static let defaultSecretNames: Set<String> = [
             "token", "access_token", "refresh_token", "id_token", "password", "client_secret", "api_key",
         ]
 
-        /// Everything the default hides: ``defaultHeaderNames`` and ``defaultSecretNames``.
+        /// Everything the default vocabulary hides, everywhere.
         public static let `default` = Redaction()
 
         /// Nothing hidden: the archive is written as it is.
-        public static let none = Redaction(headerNames: [], queryItemNames: [], bodyKeys: [])
+        public static let none = Redaction(vocabulary: .none)
 
-        /// Header names whose values are replaced, in any case.
-        public var headerNames: Set<String>
-        /// Query item names whose values are replaced, in any case.
-        public var queryItemNames: Set<String>
-        /// JSON keys (at any depth) and form field names whose values are replaced, in any case.
-        public var bodyKeys: Set<String>
-        /// The text that replaces a secret; `<redacted>` by default.
-        public var placeholder: String
+        /// The names secret in every place: `SecretVocabulary.default` unless changed.
+        public var vocabulary: SecretVocabulary
+        /// More header names whose values are replaced, in any spelling.
+        public var headerNames: Set<String> {
+            didSet { normalizedHeaderNames = Self.normalized(headerNames) }
+        }
+        /// More query item names whose values are replaced, in any spelling.
+        public var queryItemNames: Set<String> {
+            didSet { normalizedQueryItemNames = Self.normalized(queryItemNames) }
+        }
+        /// More JSON keys (at any depth) and form and multipart field names whose values are
+        /// replaced, in any spelling.
+        public var bodyKeys: Set<String> {
+            didSet { normalizedBodyKeys = Self.normalized(bodyKeys) }
+        }
+        /// The text that replaces a secret: the vocabulary's, `<redacted>` by default.
+        public var placeholder: String {
+            get { vocabulary.placeholder }
+            set { vocabulary.placeholder = newValue }
+        }
+
+        private var normalizedHeaderNames: Set<String>
+        private var normalizedQueryItemNames: Set<String>
+        private var normalizedBodyKeys: Set<String>
 
         /// Creates a redaction; with no arguments, the default one.
         ///
         /// - Parameters:
-        ///   - headerNames: Header names to hide.
-        ///   - queryItemNames: Query item names to hide.
-        ///   - bodyKeys: JSON keys and form fields to hide.
-        ///   - placeholder: The replacement text.
+        ///   - vocabulary: The names secret everywhere; `SecretVocabulary.default` by default.
+        ///   - headerNames: More header names to hide.
+        ///   - queryItemNames: More query item names to hide.
+        ///   - bodyKeys: More JSON keys and form fields to hide.
+        ///   - placeholder: The replacement text; the vocabulary's when `nil`.
         public init(
-            headerNames: Set<String> = Redaction.defaultHeaderNames,
-            queryItemNames: Set<String> = Redaction.defaultSecretNames,
-            bodyKeys: Set<String> = Redaction.defaultSecretNames,
-            placeholder: String = "<redacted>"
+            vocabulary: SecretVocabulary = .default,
+            headerNames: Set<String> = [],
+            queryItemNames: Set<String> = [],
+            bodyKeys: Set<String> = [],
+            placeholder: String? = nil
         ) {
+            self.vocabulary = vocabulary
             self.headerNames = headerNames
             self.queryItemNames = queryItemNames
             self.bodyKeys = bodyKeys
-            self.placeholder = placeholder
+            normalizedHeaderNames = Self.normalized(headerNames)
+            normalizedQueryItemNames = Self.normalized(queryItemNames)
+            normalizedBodyKeys = Self.normalized(bodyKeys)
+            if let placeholder { self.vocabulary.placeholder = placeholder }
         }
 
         /// Creates a redaction by adjusting the default one.
@@ -83,7 +114,41 @@ extension HAR {
 
         /// Whether this redaction hides anything at all.
         public var isEnabled: Bool {
-            !(headerNames.isEmpty && queryItemNames.isEmpty && bodyKeys.isEmpty)
+            !(vocabulary.isEmpty && headerNames.isEmpty && queryItemNames.isEmpty && bodyKeys.isEmpty)
+        }
+
+        /// Whether a header's value is hidden.
+        ///
+        /// - Parameter name: The header name, in any spelling.
+        /// - Returns: `true` when the vocabulary or ``headerNames`` names it.
+        public func hidesHeader(_ name: String) -> Bool {
+            hides(name, extra: normalizedHeaderNames)
+        }
+
+        /// Whether a query item's value is hidden.
+        ///
+        /// - Parameter name: The query item name, in any spelling.
+        /// - Returns: `true` when the vocabulary or ``queryItemNames`` names it.
+        public func hidesQueryItem(_ name: String) -> Bool {
+            hides(name, extra: normalizedQueryItemNames)
+        }
+
+        /// Whether a JSON key's or form field's value is hidden.
+        ///
+        /// - Parameter name: The key or field name, in any spelling.
+        /// - Returns: `true` when the vocabulary or ``bodyKeys`` names it.
+        public func hidesBodyKey(_ name: String) -> Bool {
+            hides(name, extra: normalizedBodyKeys)
+        }
+
+        private func hides(_ name: String, extra: Set<String>) -> Bool {
+            guard !(extra.isEmpty && vocabulary.isEmpty) else { return false }
+            let key = SecretVocabulary.normalized(name)
+            return vocabulary.normalizedNames.contains(key) || extra.contains(key)
+        }
+
+        private static func normalized(_ names: Set<String>) -> Set<String> {
+            Set(names.map(SecretVocabulary.normalized))
         }
     }
 

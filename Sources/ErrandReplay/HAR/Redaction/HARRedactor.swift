@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// Applies a ``HAR/Redaction`` to an archive, one request or response at a time, and keeps
@@ -7,25 +8,22 @@ struct HARRedactor {
     /// Every original value that was replaced, for a post-write scan.
     private(set) var secrets: Set<String> = []
 
+    /// The redaction applied; names match in any case and spelling.
+    let redaction: HAR.Redaction
     private let placeholder: String
     private let encodedPlaceholder: String
-    private let headerNames: Set<String>
-    private let queryItemNames: Set<String>
-    private let bodyKeys: Set<String>
     private static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
 
-    /// Prepares a redactor; names are compared ignoring ASCII case.
+    /// Prepares a redactor.
     init(_ redaction: HAR.Redaction) {
+        self.redaction = redaction
         placeholder = redaction.placeholder
         encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
-        headerNames = Set(redaction.headerNames.map(HARCaseInsensitive.key))
-        queryItemNames = Set(redaction.queryItemNames.map(HARCaseInsensitive.key))
-        bodyKeys = Set(redaction.bodyKeys.map(HARCaseInsensitive.key))
     }
 
     /// The archive with every entry's request and response redacted.
     mutating func redact(_ har: HAR) -> HAR {
-        guard !(headerNames.isEmpty && queryItemNames.isEmpty && bodyKeys.isEmpty) else { return har }
+        guard redaction.isEnabled else { return har }
         var result = har
         for index in result.log.entries.indices {
             result.log.entries[index].request = redact(result.log.entries[index].request)
@@ -39,12 +37,12 @@ struct HARRedactor {
         var result = request
         result.url = redact(url: request.url)
         result.headers = redact(headers: request.headers)
-        if headerNames.contains("cookie") {
+        if redaction.hidesHeader("Cookie") {
             result.cookies = redact(cookies: request.cookies)
         }
         result.queryString = request.queryString.map { item in
             var item = item
-            item.value = redact(value: item.value, named: item.name, in: queryItemNames)
+            item.value = redaction.hidesQueryItem(item.name) ? replace(item.value) : item.value
             return item
         }
         if var postData = request.postData {
@@ -52,7 +50,7 @@ struct HARRedactor {
             postData.body = postData.body.map { redact(body: $0, mimeType: mimeType) }
             postData.params = postData.params.map { param in
                 var param = param
-                param.value = param.value.map { redact(value: $0, named: param.name, in: bodyKeys) }
+                param.value = param.value.map { redaction.hidesBodyKey(param.name) ? replace($0) : $0 }
                 return param
             }
             result.postData = postData
@@ -64,7 +62,7 @@ struct HARRedactor {
     mutating func redact(_ response: HAR.Response) -> HAR.Response {
         var result = response
         result.headers = redact(headers: response.headers)
-        if headerNames.contains("set-cookie") {
+        if redaction.hidesHeader("Set-Cookie") {
             result.cookies = redact(cookies: response.cookies)
         }
         result.redirectURL = redact(url: response.redirectURL)
@@ -77,10 +75,9 @@ struct HARRedactor {
     private mutating func redact(headers: [HAR.Header]) -> [HAR.Header] {
         headers.map { header in
             var header = header
-            let name = HARCaseInsensitive.key(header.name)
-            if headerNames.contains(name) {
+            if redaction.hidesHeader(header.name) {
                 header.value = replace(header.value)
-            } else if Self.urlHeaders.contains(name) {
+            } else if Self.urlHeaders.contains(HARCaseInsensitive.key(header.name)) {
                 header.value = redact(url: header.value)
             }
             return header
@@ -95,10 +92,6 @@ struct HARRedactor {
         }
     }
 
-    private mutating func redact(value: String, named name: String, in names: Set<String>) -> String {
-        names.contains(HARCaseInsensitive.key(name)) ? replace(value) : value
-    }
-
     /// The placeholder, after noting the value it replaces.
     private mutating func replace(_ value: String) -> String {
         if !value.isEmpty, value != placeholder {
@@ -109,20 +102,21 @@ struct HARRedactor {
 
     /// A URL with the values of secret query items replaced; everything else byte for byte.
     mutating func redact(url: String) -> String {
-        guard !queryItemNames.isEmpty else { return url }
+        guard redaction.isEnabled else { return url }
         let parts = HARURLQuery.parts(of: url)
         guard let query = parts.query else { return url }
-        let redactedQuery = redact(urlEncoded: query, names: queryItemNames, plusIsSpace: false)
+        let redactedQuery = redact(urlEncoded: query, hides: redaction.hidesQueryItem, plusIsSpace: false)
         guard redactedQuery != query else { return url }
         return String(parts.base) + "?" + redactedQuery + (parts.fragment.map { "#" + $0 } ?? "")
     }
 
-    private mutating func redact(urlEncoded text: Substring, names: Set<String>, plusIsSpace: Bool) -> String
-    {
+    private mutating func redact(
+        urlEncoded text: Substring, hides: (String) -> Bool, plusIsSpace: Bool
+    ) -> String {
         let pieces = text.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
             let split = HARURLQuery.nameAndValue(of: piece)
             let name = HARURLQuery.percentDecoded(split.name, plusIsSpace: plusIsSpace)
-            guard names.contains(HARCaseInsensitive.key(name)), let rawValue = split.value,
+            guard hides(name), let rawValue = split.value,
                 rawValue != encodedPlaceholder
             else { return String(piece) }
             _ = replace(HARURLQuery.percentDecoded(rawValue, plusIsSpace: plusIsSpace))
@@ -132,46 +126,26 @@ struct HARRedactor {
     }
 
     private mutating func redact(body: Data, mimeType: String) -> Data {
-        guard !bodyKeys.isEmpty, !body.isEmpty else { return body }
+        guard redaction.isEnabled, !body.isEmpty else { return body }
         let essence = HARCaseInsensitive.key(mimeType.split(separator: ";").first.map(String.init) ?? "")
             .trimmingCharacters(in: .whitespaces)
+        let hides = redaction.hidesBodyKey
+        let result: SecretVocabulary.RedactedBody?
         if essence.hasSuffix("json") {
-            return redact(jsonBody: body)
+            // Not JSON after all (nil): keys cannot be found, so the body is kept as it is.
+            result = JSONSecretRedactor.redact(body, placeholder: placeholder, isSecret: hides)
+        } else if essence == "application/x-www-form-urlencoded", let text = HARBodyText.utf8String(body) {
+            return Data(redact(urlEncoded: Substring(text), hides: hides, plusIsSpace: true).utf8)
+        } else if let boundary = MultipartSecretRedactor.boundary(ofContentType: mimeType) {
+            result = MultipartSecretRedactor.redact(
+                body, boundary: boundary, placeholder: placeholder, isSecret: hides)
+        } else {
+            result = nil
         }
-        if essence == "application/x-www-form-urlencoded", let text = HARBodyText.utf8String(body) {
-            return Data(redact(urlEncoded: Substring(text), names: bodyKeys, plusIsSpace: true).utf8)
-        }
-        return body
-    }
-
-    private mutating func redact(jsonBody body: Data) -> Data {
-        guard let result = HARJSONKeyRedactor.redact(body, keys: bodyKeys, placeholder: placeholder) else {
-            // Not JSON after all: keys cannot be found, so the body is kept as it is.
-            return body
-        }
-        for value in result.replacedValues {
-            if let parsed = try? JSONSerialization.jsonObject(with: value, options: [.fragmentsAllowed]) {
-                collectSecrets(in: parsed)
-            } else {
-                _ = replace(String(decoding: value, as: UTF8.self))
-            }
+        guard let result else { return body }
+        for secret in result.secrets {
+            _ = replace(secret)
         }
         return result.data
-    }
-
-    private mutating func collectSecrets(in value: Any) {
-        if let text = value as? String {
-            _ = replace(text)
-        } else if let object = value as? [String: Any] {
-            for member in object.values {
-                collectSecrets(in: member)
-            }
-        } else if let array = value as? [Any] {
-            for element in array {
-                collectSecrets(in: element)
-            }
-        } else if !(value is NSNull) {
-            _ = replace("\(value)")
-        }
     }
 }

@@ -1,69 +1,193 @@
+import Errand
 import Foundation
 
-/// Searches the bytes of a cassette for secrets that were redacted elsewhere in the session.
+/// Searches the bytes of a cassette for secrets that were redacted elsewhere in the session,
+/// and hides the ones it can.
 ///
 /// Redaction replaces values where it knows to look (named headers, query items, body keys).
-/// A server that echoes a request (httpbin's `/anything`, an error page quoting a header) can
-/// put the same value somewhere else, where redaction does not look. Before a cassette is
-/// written, every value redacted so far is searched for in the bytes to be written, as the
-/// file spells it: JSON-escaped as a HAR string, escaped twice as inside a JSON body (with `/`
-/// written `\/` or not), and percent-encoded as in a URL.
+/// A server that echoes a request (httpbin's `/anything`, an error quoting a token) can put the
+/// same value somewhere else, and seldom in the form it was sent: `SecretSpelling` lists them
+/// (the bare credentials after `Bearer `, the user and password inside `Basic`, percent-encoded,
+/// JSON-escaped, base64). Each spelling is searched for as the HAR file writes it, inside its
+/// JSON strings. A match in plain, JSON-escaped or percent-encoded text is replaced by the
+/// placeholder in the same spelling, so the file reads as if that spot had been redacted; a
+/// match in base64 cannot be replaced exactly, and is reported as a ``Leak`` instead.
 ///
-/// A value shorter than ``minimumLength`` is not searched for, as it would be found by chance
-/// (a cookie `k=v`); a match counts only where it is not part of a longer word, so a secret is
-/// not found inside base64 text or a longer token. A secret inside a base64 body cannot be seen.
+/// Values shorter than `SecretSpelling.minimumLength` (6) are not searched for, since they
+/// would be found by chance (a cookie `theme=dark`); values shorter than
+/// `SecretSpelling.anywhereLength` (8) count only as whole words.
 enum HARSecretScan {
-    /// Where a secret was found.
+    /// Where a secret was found that could not be hidden.
     struct Leak: Sendable {
         /// The 1-based line of the file.
         let line: Int
         /// The entry it is in, if any.
         let entryIndex: Int?
+        /// The field it is in, such as `response.content.text`, if the file's layout tells.
+        let field: String?
         /// The line, trimmed, with the secret replaced by `<secret>`.
         let context: String
     }
 
-    /// The shortest value that is searched for.
-    static let minimumLength = 4
+    /// The bytes with every replaceable spelling hidden, and the first one that could not be.
+    struct Outcome {
+        /// The file to write.
+        let data: Data
+        /// How many spellings were replaced by the placeholder.
+        let replaced: Int
+        /// A spelling that could not be replaced; the file must not be written when set.
+        let leak: Leak?
+    }
 
-    /// The first place where one of `secrets` appears in `data`, or `nil`.
+    /// One spelling of one secret, as the file writes it.
+    struct Needle {
+        let bytes: [UInt8]
+        let replacement: [UInt8]?
+        let wholeWordOnly: Bool
+    }
+
+    /// A spelling found at `start..<end`.
+    struct Hit {
+        let start: Int
+        let end: Int
+        let needle: Needle
+    }
+
+    /// Hides every spelling of `secrets` in `data` that can be hidden exactly.
+    static func clean(_ data: Data, secrets: Set<String>, placeholder: String) -> Outcome {
+        let bytes = Array(data)
+        let hits = find(needles(for: secrets, placeholder: placeholder), in: bytes)
+        guard !hits.isEmpty else { return Outcome(data: data, replaced: 0, leak: nil) }
+        if let refused = hits.first(where: { $0.needle.replacement == nil }) {
+            return Outcome(data: data, replaced: 0, leak: leak(at: refused, in: bytes))
+        }
+        var output: [UInt8] = []
+        output.reserveCapacity(bytes.count)
+        var copied = 0
+        for hit in hits {
+            output.append(contentsOf: bytes[copied..<hit.start])
+            output.append(contentsOf: hit.needle.replacement ?? [])
+            copied = hit.end
+        }
+        output.append(contentsOf: bytes[copied...])
+        return Outcome(data: Data(output), replaced: hits.count, leak: nil)
+    }
+
+    /// The first place where a spelling of one of `secrets` appears in `data`, or `nil`.
     static func firstLeak(of secrets: Set<String>, in data: Data) -> Leak? {
-        var first: (offset: Int, length: Int)?
-        for secret in secrets where secret.count >= minimumLength {
-            for spelling in spellings(of: secret) {
-                if let offset = find(Data(spelling.utf8), in: data), offset < first?.offset ?? Int.max {
-                    first = (offset, spelling.utf8.count)
+        let bytes = Array(data)
+        return find(needles(for: secrets, placeholder: ""), in: bytes).first.map { leak(at: $0, in: bytes) }
+    }
+
+    private static func needles(for secrets: Set<String>, placeholder: String) -> [Needle] {
+        var needles: [Needle] = []
+        var seen: Set<[UInt8]> = []
+        for secret in secrets where placeholder.isEmpty || !placeholder.contains(secret) {
+            for spelling in SecretSpelling.spellings(of: secret) {
+                let bytes = Array(escaped(spelling.text).utf8)
+                guard seen.insert(bytes).inserted else { continue }
+                needles.append(
+                    Needle(
+                        bytes: bytes,
+                        replacement: spelling.replacement(for: placeholder).map { Array(escaped($0).utf8) },
+                        wholeWordOnly: spelling.isWholeWordOnly))
+            }
+        }
+        // Longest first, so a position reports its longest spelling.
+        return needles.sorted { $0.bytes.count > $1.bytes.count }
+    }
+
+    /// Every match inside a JSON string of the file, left to right, none overlapping.
+    private static func find(_ needles: [Needle], in bytes: [UInt8]) -> [Hit] {
+        guard !needles.isEmpty else { return [] }
+        // Needles are bucketed by their first two bytes (all are at least six bytes long), so
+        // each position of a large file is compared with the few that can start there.
+        var byPrefix: [Int: [Int]] = [:]
+        for (index, needle) in needles.enumerated() where needle.bytes.count >= 2 {
+            byPrefix[Int(needle.bytes[0]) << 8 | Int(needle.bytes[1]), default: []].append(index)
+        }
+        let strings = stringBytes(of: bytes)
+        var hits: [Hit] = []
+        var position = 0
+        while position < bytes.count {
+            var found: Hit?
+            if strings[position], position + 1 < bytes.count,
+                let candidates = byPrefix[Int(bytes[position]) << 8 | Int(bytes[position + 1])]
+            {
+                for index in candidates {
+                    let needle = needles[index]
+                    let end = position + needle.bytes.count
+                    guard end <= bytes.count, strings[end - 1],
+                        bytes[position..<end].elementsEqual(needle.bytes),
+                        !needle.wholeWordOnly || isWhole(position..<end, in: bytes),
+                        !startsInsideUnicodeEscape(position, in: bytes)
+                    else { continue }
+                    // A match that begins on the character an escape backslash escapes takes
+                    // the backslash too, so no dangling escape is left.
+                    let start = max(
+                        escapesBefore(position, in: bytes) % 2 == 1 ? position - 1 : position,
+                        hits.last?.end ?? 0)
+                    found = Hit(start: start, end: end, needle: needle)
+                    break
                 }
             }
-        }
-        guard let first else { return nil }
-        return leak(at: first.offset, length: first.length, in: data)
-    }
-
-    /// The ways a secret can be written in a cassette: in a HAR string; inside a JSON body,
-    /// which escapes it once more (and may write `/` as `\/`); percent-encoded in a URL.
-    private static func spellings(of secret: String) -> Set<String> {
-        [
-            escaped(secret), escaped(escaped(secret)),
-            escaped(secret.replacingOccurrences(of: "/", with: "\\/")),
-            HARURLQuery.percentEncoded(secret),
-        ]
-    }
-
-    /// The first offset where `needle` occurs as a whole word, or `nil`.
-    private static func find(_ needle: Data, in data: Data) -> Int? {
-        var start = data.startIndex
-        while let range = data.range(of: needle, in: start..<data.endIndex) {
-            let before = range.lowerBound > data.startIndex ? data[range.lowerBound - 1] : 0x20
-            let after = range.upperBound < data.endIndex ? data[range.upperBound] : 0x20
-            let startsWord = isWordByte(needle[needle.startIndex])
-            let endsWord = isWordByte(needle[needle.endIndex - 1])
-            if !(startsWord && isWordByte(before)) && !(endsWord && isWordByte(after)) {
-                return range.lowerBound - data.startIndex
+            if let found {
+                hits.append(found)
+                position = found.end
+            } else {
+                position += 1
             }
-            start = range.lowerBound + 1
         }
-        return nil
+        return hits
+    }
+
+    /// For each byte, whether it lies inside a JSON string (quotes excluded).
+    private static func stringBytes(of bytes: [UInt8]) -> [Bool] {
+        var result = [Bool](repeating: false, count: bytes.count)
+        var inString = false
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == 0x22 {
+                inString.toggle()
+            } else if inString {
+                result[index] = true
+                if byte == 0x5C, index + 1 < bytes.count {
+                    result[index + 1] = true
+                    index += 1
+                }
+            }
+            index += 1
+        }
+        return result
+    }
+
+    /// Whether `position` is one of the four hex digits of a `\uXXXX` escape, where a
+    /// replacement would leave the escape broken.
+    private static func startsInsideUnicodeEscape(_ position: Int, in bytes: [UInt8]) -> Bool {
+        (2...5).contains { back in
+            let slash = position - back
+            return slash >= 0 && bytes[slash] == 0x5C && bytes[slash + 1] == 0x75
+                && escapesBefore(slash, in: bytes) % 2 == 0
+        }
+    }
+
+    private static func escapesBefore(_ position: Int, in bytes: [UInt8]) -> Int {
+        var count = 0
+        var index = position - 1
+        while index >= 0, bytes[index] == 0x5C {
+            count += 1
+            index -= 1
+        }
+        return count
+    }
+
+    private static func isWhole(_ range: Range<Int>, in bytes: [UInt8]) -> Bool {
+        let before = range.lowerBound > 0 ? bytes[range.lowerBound - 1] : 0x20
+        let after = range.upperBound < bytes.count ? bytes[range.upperBound] : 0x20
+        let startsWord = isWordByte(bytes[range.lowerBound])
+        let endsWord = isWordByte(bytes[range.upperBound - 1])
+        return !(startsWord && isWordByte(before)) && !(endsWord && isWordByte(after))
     }
 
     private static func isWordByte(_ byte: UInt8) -> Bool {
@@ -74,7 +198,7 @@ enum HARSecretScan {
     }
 
     /// The string as the HAR writer spells it inside quotes.
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -83,6 +207,8 @@ enum HARSecretScan {
             case "\n": output += "\\n"
             case "\r": output += "\\r"
             case "\t": output += "\\t"
+            case "\u{08}": output += "\\b"
+            case "\u{0C}": output += "\\f"
             default:
                 if scalar.value < 0x20 {
                     output += String(format: "\\u%04x", scalar.value)
@@ -92,32 +218,5 @@ enum HARSecretScan {
             }
         }
         return output
-    }
-
-    private static func leak(at offset: Int, length: Int, in data: Data) -> Leak {
-        let bytes = data.startIndex + offset
-        let lineStart = data[..<bytes].lastIndex(of: 0x0A).map { $0 + 1 } ?? data.startIndex
-        let lineEnd = data[bytes...].firstIndex(of: 0x0A) ?? data.endIndex
-        let line = data[..<bytes].reduce(1) { $1 == 0x0A ? $0 + 1 : $0 }
-        var context = Data(data[lineStart..<bytes])
-        context.append(contentsOf: Array("<secret>".utf8))
-        context.append(data[(bytes + length)..<lineEnd])
-        var text = String(decoding: context, as: UTF8.self).trimmingCharacters(in: .whitespaces)
-        if text.count > 200 { text = String(text.prefix(200)) + "…" }
-        return Leak(line: line, entryIndex: entryIndex(before: bytes, in: data), context: text)
-    }
-
-    /// The index of the entry that holds `offset`, counting entry starts in the writer's layout.
-    private static func entryIndex(before offset: Data.Index, in data: Data) -> Int? {
-        guard let entries = data.range(of: Data("\n    \"entries\": [".utf8)), entries.upperBound <= offset
-        else { return nil }
-        let marker = Data("\n      {\n".utf8)
-        var count = 0
-        var start = entries.upperBound
-        while let found = data.range(of: marker, in: start..<offset) {
-            count += 1
-            start = found.upperBound
-        }
-        return count > 0 ? count - 1 : nil
     }
 }

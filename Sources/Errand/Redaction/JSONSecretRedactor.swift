@@ -3,32 +3,28 @@ import Foundation
 /// Replaces the values of chosen keys in JSON text, leaving every other byte where it was.
 ///
 /// Working on the text rather than re-serializing a parsed object keeps the body's key order,
-/// spacing and number spelling: a redacted cassette differs from the traffic only where a
+/// spacing and number spelling: a redacted body differs from the original only where a
 /// secret was, on every platform (`JSONSerialization` sorts and prints differently on Linux and
 /// Apple platforms). The walk keeps a stack instead of recursing, so depth cannot overflow it.
-struct HARJSONKeyRedactor {
-    /// The redacted text and the original values replaced, each as JSON text.
-    struct Result {
-        /// The body with each secret value replaced by the placeholder string.
-        let data: Data
-        /// The replaced values, as the JSON text they were (`"abc"`, `42`, `{"a":1}`).
-        let replacedValues: [Data]
-    }
-
+package struct JSONSecretRedactor {
     private let bytes: [UInt8]
-    private let keys: Set<String>
+    private let isSecret: (String) -> Bool
     private let replacement: [UInt8]
 
-    /// Redacts `keys` (lower-cased) in a JSON body; `nil` when the body is not well-formed
-    /// enough to walk, in which case the caller keeps or hides the body as a whole.
-    static func redact(_ body: Data, keys: Set<String>, placeholder: String) -> Result? {
+    /// Redacts the values of the keys `isSecret` accepts in a JSON body; `nil` when the body
+    /// is not well-formed enough to walk, in which case the caller keeps or hides it whole.
+    package static func redact(_ body: Data, placeholder: String, isSecret: (String) -> Bool)
+        -> SecretVocabulary.RedactedBody?
+    {
         let literal =
             (try? JSONSerialization.data(withJSONObject: [placeholder]))
             .map { Array($0.dropFirst().dropLast()) } ?? Array("\"\"".utf8)
-        return HARJSONKeyRedactor(bytes: Array(body), keys: keys, replacement: literal).walk()
+        return withoutActuallyEscaping(isSecret) { isSecret in
+            JSONSecretRedactor(bytes: Array(body), isSecret: isSecret, replacement: literal).walk()
+        }
     }
 
-    private func walk() -> Result? {
+    private func walk() -> SecretVocabulary.RedactedBody? {
         var output: [UInt8] = []
         var replaced: [Data] = []
         var copied = 0
@@ -59,7 +55,7 @@ struct HARJSONKeyRedactor {
                 guard valueStart < bytes.count, bytes[valueStart] == 0x3A else { return nil }
                 valueStart = skipWhitespace(from: valueStart + 1)
                 expectKey = false
-                guard let key, keys.contains(HARCaseInsensitive.key(key)) else {
+                guard let key, isSecret(key) else {
                     index = valueStart
                     continue
                 }
@@ -78,7 +74,28 @@ struct HARJSONKeyRedactor {
         }
         guard inObject.isEmpty else { return nil }
         output.append(contentsOf: bytes[copied...])
-        return Result(data: Data(output), replacedValues: replaced)
+        var secrets: [String] = []
+        for value in replaced {
+            if let parsed = try? JSONSerialization.jsonObject(with: value, options: [.fragmentsAllowed]) {
+                Self.collect(parsed, into: &secrets)
+            } else {
+                secrets.append(String(decoding: value, as: UTF8.self))
+            }
+        }
+        return SecretVocabulary.RedactedBody(data: Data(output), secrets: secrets)
+    }
+
+    /// The leaves of a replaced value, as text: strings, numbers and booleans.
+    private static func collect(_ value: Any, into secrets: inout [String]) {
+        if let text = value as? String {
+            secrets.append(text)
+        } else if let object = value as? [String: Any] {
+            for member in object.values { collect(member, into: &secrets) }
+        } else if let array = value as? [Any] {
+            for element in array { collect(element, into: &secrets) }
+        } else if !(value is NSNull) {
+            secrets.append("\(value)")
+        }
     }
 
     /// The index just past the string that starts with the quote at `start`.
