@@ -35,7 +35,7 @@ let package = Package(
             name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandStateTests",
-            dependencies: ["ErrandState", "Errand", "ErrandSync", "ErrandTestSupport"]),
+            dependencies: ["ErrandState", "Errand", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),

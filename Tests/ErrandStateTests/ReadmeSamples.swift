@@ -1,5 +1,6 @@
 // The code of README.md's "State for apps (ErrandState)" section, kept compiling here.
 import Errand
+import ErrandDI
 import ErrandState
 import Foundation
 import Observation
@@ -74,6 +75,7 @@ func runUsersCommand(api: any NetworkDispatcher, lines: some Sequence<String>) a
     }
     return screens
 }
+// main.swift: for screen in await runUsersCommand(api: api, lines: AnyIterator { readLine() }) { print(screen) }
 
 // What the auth sample assumes the app has.
 struct SignInForm: Sendable {}
@@ -107,4 +109,12 @@ func readmeAuthSample(base: URL) -> LoginViewModel<SignInForm, SignInAnswer> {
 
     Task { for await event in auth.events() where event == .sessionExpired { showSignIn() } }
     return login
+}
+
+struct SessionModule: DIModule {
+    func register(in di: DI.Registrar) {
+        di.register((any TokenStorage).self, scope: .singleton) { _ in FileTokenStorage(url: tokensFile) }
+        di.registerMainActor(AuthState.self, scope: .singleton) { r in AuthState(storage: try r.resolve()) }
+        di.registerMainActor(UsersScreenModel.self) { r in UsersScreenModel(api: try r.resolve()) }
+    }
 }
