@@ -14,7 +14,7 @@ import Testing
     func load(
         _ cassette: URL, mode: ReplayDispatcher.Mode = .replayOnly, upstream: (any NetworkDispatcher)? = nil,
         _ configure: (inout ReplayDispatcher.Configuration) -> Void = { _ in }
-    ) throws(NetworkError) -> ReplayDispatcher {
+    ) throws -> ReplayDispatcher {
         try ReplayDispatcher(
             loading: cassette, baseURL: testBaseURL, mode: mode, upstream: upstream,
             configuration: testConfiguration(configure))

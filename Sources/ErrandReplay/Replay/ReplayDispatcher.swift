@@ -99,12 +99,14 @@ public final class ReplayDispatcher: NetworkDispatcher {
     ///   - configuration: Matching, repeats, redaction, timing and environment.
     /// - Throws: `NetworkError` with code `cassette` when the cassette cannot be read (not
     ///   HAR, truncated, unreadable), when it does not exist and the mode only replays, or
-    ///   when the environment names an unknown mode; the message says which and where.
+    ///   when the environment names an unknown mode; the message says which and where. Declared
+    ///   with untyped `throws`, like the rest of the public API, so that
+    ///   `catch let error as NetworkError` compiles everywhere; `NetworkError` is the only error.
     public convenience init(
         loading cassette: URL, baseURL: URL? = nil, mode: Mode = .once,
         upstream: (any NetworkDispatcher)? = nil,
         configuration: Configuration = Configuration()
-    ) throws(NetworkError) {
+    ) throws {
         self.init(
             cassette: cassette, baseURL: baseURL, mode: mode, upstream: upstream, configuration: configuration
         )

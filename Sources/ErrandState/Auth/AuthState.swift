@@ -70,7 +70,7 @@ public final class AuthState {
     /// Emits no event: nothing changed, the app only learnt where it stands.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the storage cannot be read.
-    public func restore() async throws(NetworkError) {
+    public func restore() async throws {
         do {
             isLoggedIn = try await storage.read() != nil
         } catch {
@@ -87,7 +87,7 @@ public final class AuthState {
     ///   - user: Who signed in, if the answer said.
     /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
     ///   state then stays signed out.
-    public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws(NetworkError) {
+    public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
         do {
             try await storage.write(tokens)
         } catch {
@@ -104,7 +104,7 @@ public final class AuthState {
     /// The state is signed out even when the storage fails to clear.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the storage could not be cleared.
-    public func logout() async throws(NetworkError) {
+    public func logout() async throws {
         try await end(with: .loggedOut)
     }
 
@@ -125,7 +125,7 @@ public final class AuthState {
         }
     }
 
-    private func end(with event: AuthEvent) async throws(NetworkError) {
+    private func end(with event: AuthEvent) async throws {
         isLoggedIn = false
         user = nil
         var failure: NetworkError?

@@ -27,7 +27,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
 
     /// The auth state this screen signs in to.
     @ObservationIgnored public let auth: AuthState
-    @ObservationIgnored private let send: @MainActor (Credentials) async throws(NetworkError) -> Answer
+    @ObservationIgnored private let send: @MainActor (Credentials) async throws -> Answer
     @ObservationIgnored private let tokens: @Sendable (Answer) throws -> TokenPair
     @ObservationIgnored private let user: @Sendable (Answer) throws -> (any Sendable)?
     @ObservationIgnored private let work = WorkSlot()
@@ -40,7 +40,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
     ///   - tokens: Takes the token pair from the answer.
     ///   - user: Takes the user from the answer; none by default.
     public init(
-        auth: AuthState, send: @escaping @MainActor (Credentials) async throws(NetworkError) -> Answer,
+        auth: AuthState, send: @escaping @MainActor (Credentials) async throws -> Answer,
         tokens: @escaping @Sendable (Answer) throws -> TokenPair,
         user: @escaping @Sendable (Answer) throws -> (any Sendable)? = { _ in nil }
     ) {
@@ -67,7 +67,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
     ) where Request.ResponseType == Answer {
         self.init(
             auth: auth,
-            send: { credentials async throws(NetworkError) -> Answer in
+            send: { credentials async throws -> Answer in
                 try await makeRequest(credentials).exchange(through: dispatcher).value
             }, tokens: tokens, user: user)
     }
@@ -105,7 +105,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         do {
             answer = try await send(credentials)
         } catch {
-            return error
+            return .fromOperation(error)
         }
         if Task.isCancelled { return NetworkError(code: .cancelled, message: "The sign-in was cancelled.") }
         let pair: TokenPair
@@ -121,7 +121,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         do {
             try await auth.logIn(tokens: pair, user: signedIn)
         } catch {
-            return error
+            return .fromOperation(error)
         }
         return nil
     }

@@ -33,8 +33,7 @@ public final class ListViewModel<Item: Sendable> {
     public private(set) var nextPageError: NetworkError?
 
     @ObservationIgnored private let pagination: Pagination
-    @ObservationIgnored private let fetchPage:
-        @MainActor (PageQuery) async throws(NetworkError) -> ListPage<Item>
+    @ObservationIgnored private let fetchPage: @MainActor (PageQuery) async throws -> ListPage<Item>
     @ObservationIgnored private var nextQuery: PageQuery?
     @ObservationIgnored private let work = WorkSlot()
 
@@ -46,7 +45,7 @@ public final class ListViewModel<Item: Sendable> {
     ///     cancelled (requests sent with `execute` do).
     public init(
         pagination: Pagination,
-        fetchPage: @escaping @MainActor (PageQuery) async throws(NetworkError) -> ListPage<Item>
+        fetchPage: @escaping @MainActor (PageQuery) async throws -> ListPage<Item>
     ) {
         self.pagination = pagination
         self.fetchPage = fetchPage
@@ -64,7 +63,7 @@ public final class ListViewModel<Item: Sendable> {
         request makeRequest: @escaping @MainActor (PageQuery) -> Request,
         page: @escaping @Sendable (Request.ResponseType) -> ListPage<Item>
     ) {
-        self.init(pagination: pagination) { query async throws(NetworkError) -> ListPage<Item> in
+        self.init(pagination: pagination) { query async throws -> ListPage<Item> in
             page(try await makeRequest(query).exchange(through: dispatcher).value)
         }
     }
@@ -148,10 +147,10 @@ public final class ListViewModel<Item: Sendable> {
     /// Loads the page `query` names and adds it, if this run is still the current one.
     private func run(_ query: PageQuery, generation: Int) async {
         let result: Result<ListPage<Item>, NetworkError>
-        do throws(NetworkError) {
+        do {
             result = .success(try await fetchPage(query))
         } catch {
-            result = .failure(error)
+            result = .failure(.fromOperation(error))
         }
         guard work.isCurrent(generation) else { return }
         isLoadingMore = false

@@ -20,14 +20,14 @@ public final class MutationViewModel<Input, Output: Sendable> {
     /// Why the last submit failed; cleared when the next one starts.
     public private(set) var lastError: NetworkError?
 
-    @ObservationIgnored private let mutation: @MainActor (Input) async throws(NetworkError) -> Output
+    @ObservationIgnored private let mutation: @MainActor (Input) async throws -> Output
     @ObservationIgnored private let work = WorkSlot()
 
     /// Creates a view model that runs `mutation` for each submit.
     ///
     /// - Parameter mutation: Sends the input; it should end promptly when its task is cancelled
     ///   (requests sent with `execute` do).
-    public init(mutation: @escaping @MainActor (Input) async throws(NetworkError) -> Output) {
+    public init(mutation: @escaping @MainActor (Input) async throws -> Output) {
         self.mutation = mutation
     }
 
@@ -40,7 +40,7 @@ public final class MutationViewModel<Input, Output: Sendable> {
         dispatcher: any NetworkDispatcher = DefaultDispatcher.current,
         request makeRequest: @escaping @MainActor (Input) -> Request
     ) where Request.ResponseType == Output {
-        self.init { input async throws(NetworkError) -> Output in
+        self.init { input async throws -> Output in
             try await makeRequest(input).exchange(through: dispatcher).value
         }
     }
@@ -57,10 +57,10 @@ public final class MutationViewModel<Input, Output: Sendable> {
         let mutation = mutation
         return work.start { [weak self] generation in
             let result: Result<Output, NetworkError>
-            do throws(NetworkError) {
+            do {
                 result = .success(try await mutation(input))
             } catch {
-                result = .failure(error)
+                result = .failure(.fromOperation(error))
             }
             guard let self, self.work.isCurrent(generation) else { return }
             self.isSubmitting = false

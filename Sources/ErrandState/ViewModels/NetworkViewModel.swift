@@ -22,14 +22,14 @@ public final class NetworkViewModel<Value: Sendable> {
     /// The state of the request, with the value kept while reloading and after a failure.
     public private(set) var state: Loadable<Value> = .idle
 
-    @ObservationIgnored private let operation: @MainActor () async throws(NetworkError) -> Value
+    @ObservationIgnored private let operation: @MainActor () async throws -> Value
     @ObservationIgnored private let work = WorkSlot()
 
     /// Creates a view model that runs `operation`, for work that is more than one request.
     ///
     /// - Parameter operation: Produces the value; it should end promptly when its task is
     ///   cancelled (requests sent with `execute` do).
-    public init(operation: @escaping @MainActor () async throws(NetworkError) -> Value) {
+    public init(operation: @escaping @MainActor () async throws -> Value) {
         self.operation = operation
     }
 
@@ -41,7 +41,7 @@ public final class NetworkViewModel<Value: Sendable> {
     public convenience init<Request: RequestType>(
         _ request: Request, dispatcher: any NetworkDispatcher = DefaultDispatcher.current
     ) where Request.ResponseType == Value {
-        self.init { () async throws(NetworkError) -> Value in
+        self.init { () async throws -> Value in
             try await request.exchange(through: dispatcher).value
         }
     }
@@ -56,7 +56,7 @@ public final class NetworkViewModel<Value: Sendable> {
         dispatcher: any NetworkDispatcher = DefaultDispatcher.current,
         request makeRequest: @escaping @MainActor () -> Request
     ) where Request.ResponseType == Value {
-        self.init { () async throws(NetworkError) -> Value in
+        self.init { () async throws -> Value in
             try await makeRequest().exchange(through: dispatcher).value
         }
     }
@@ -96,10 +96,10 @@ public final class NetworkViewModel<Value: Sendable> {
         return work.start { [weak self] generation in
             guard let operation = self?.operation else { return }
             let result: Result<Value, NetworkError>
-            do throws(NetworkError) {
+            do {
                 result = .success(try await operation())
             } catch {
-                result = .failure(error)
+                result = .failure(.fromOperation(error))
             }
             guard let self, self.work.isCurrent(generation) else { return }
             switch result {

@@ -28,7 +28,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
     /// The results of the newest query, kept while the next one loads.
     public private(set) var state: Loadable<Value> = .idle
 
-    @ObservationIgnored private let search: @MainActor (String) async throws(NetworkError) -> Value
+    @ObservationIgnored private let search: @MainActor (String) async throws -> Value
     @ObservationIgnored private let clock: C
     @ObservationIgnored private let debounce: Duration
     @ObservationIgnored private let minimumLength: Int
@@ -45,7 +45,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
     ///     (requests sent with `execute` do).
     public init(
         debounce: Duration = .milliseconds(300), minimumLength: Int = 1, clock: C,
-        search: @escaping @MainActor (String) async throws(NetworkError) -> Value
+        search: @escaping @MainActor (String) async throws -> Value
     ) {
         self.debounce = debounce
         self.minimumLength = minimumLength
@@ -67,7 +67,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
         request makeRequest: @escaping @MainActor (String) -> Request
     ) where Request.ResponseType == Value {
         self.init(debounce: debounce, minimumLength: minimumLength, clock: clock) {
-            text async throws(NetworkError) -> Value in
+            text async throws -> Value in
             try await makeRequest(text).exchange(through: dispatcher).value
         }
     }
@@ -117,10 +117,10 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
                 }
             }
             let result: Result<Value, NetworkError>
-            do throws(NetworkError) {
+            do {
                 result = .success(try await search(text))
             } catch {
-                result = .failure(error)
+                result = .failure(.fromOperation(error))
             }
             guard let self, self.work.isCurrent(generation) else { return }
             switch result {

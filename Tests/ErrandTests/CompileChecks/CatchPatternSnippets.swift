@@ -141,6 +141,12 @@ enum CatchPatternSnippets {
                 } catch is NetworkError {
                     #expect(["relative"].contains("relative"))
                 }
+                do {
+                    let missing = URL(fileURLWithPath: "/nonexistent/cassette.har")
+                    _ = try ReplayDispatcher(loading: missing, mode: .replayOnly)
+                } catch let error as NetworkError {
+                    #expect(error.message.contains("does not exist"))
+                }
                 #expect(throws: NetworkError.self) { try RequestData.get("/x").url(relativeTo: nil) }
             }
             """#
