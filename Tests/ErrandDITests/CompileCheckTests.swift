@@ -5,8 +5,8 @@ import Testing
 @Suite(
     .enabled(if: CompilerProbe.isAvailable("ErrandDI"), "needs swiftc on PATH and the built ErrandDI module"))
 struct CompileCheckTests {
-    @Test func correctMainActorUseCompiles() throws {
-        let outcome = try CompilerProbe.typecheck(
+    @Test func correctMainActorUseCompiles() async throws {
+        let outcome = try await CompilerProbe.typecheck(
             """
             import ErrandDI
 
@@ -34,7 +34,7 @@ struct CompileCheckTests {
         #expect(outcome.succeeded, "\(outcome.diagnostics)")
     }
 
-    @Test func misuseIsACompileError() throws {
+    @Test func misuseIsACompileError() async throws {
         // Each line marked below must be rejected by the compiler with the given message.
         let source = """
             import ErrandDI
@@ -70,7 +70,7 @@ struct CompileCheckTests {
             (23, "type 'NotSendable' does not conform to the 'Sendable' protocol"),
         ]
 
-        let outcome = try CompilerProbe.typecheck(source)
+        let outcome = try await CompilerProbe.typecheck(source)
 
         #expect(!outcome.succeeded)
         for (line, message) in expected {

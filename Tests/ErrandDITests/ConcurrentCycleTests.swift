@@ -1,6 +1,7 @@
 import Dispatch
 import ErrandDI
 import ErrandSync
+import ErrandTestSupport
 import Foundation
 import Testing
 
@@ -47,7 +48,12 @@ final class Level1: Sendable {
 ///
 /// - Parameter jobs: The jobs; each returns its outcome.
 /// - Returns: The outcomes in the order of `jobs`, or `nil` if some job did not finish in time.
-private func runOnThreads<Outcome: Sendable>(_ jobs: [@Sendable () -> Outcome]) -> [Outcome]? {
+private func runOnThreads<Outcome: Sendable>(_ jobs: [@Sendable () -> Outcome]) async -> [Outcome]? {
+    await offPool { waitForThreads(jobs) }
+}
+
+/// ``runOnThreads(_:)``'s blocking part.
+private func waitForThreads<Outcome: Sendable>(_ jobs: [@Sendable () -> Outcome]) -> [Outcome]? {
     let outcomes = Locked<[Int: Outcome]>([:])
     let finished = DispatchSemaphore(value: 0)
     for (index, job) in jobs.enumerated() {
@@ -74,7 +80,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
 }
 
 @Suite struct ConcurrentCycleTests {
-    @Test func aCycleFirstResolvedFromTwoThreadsAtOnceIsReportedOnBothInsteadOfDeadlocking() throws {
+    @Test func aCycleFirstResolvedFromTwoThreadsAtOnceIsReportedOnBothInsteadOfDeadlocking() async throws {
         // Given singletons Ping → Pong → Ping whose factories each wait until the other has
         // started, so that each thread holds one singleton's creation while it asks for the other
         let start = StartLine(runners: 2)
@@ -95,7 +101,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
             { failure { () throws(DIError) in try container.resolveThrowing(Ping.self) } },
             { failure { () throws(DIError) in try container.resolveThrowing(Pong.self) } },
         ]
-        let errors = runOnThreads(jobs)
+        let errors = await runOnThreads(jobs)
 
         // Then neither waits forever, and each gets the cycle with its own path
         let outcome = try #require(errors, "the two resolves deadlocked")
@@ -107,7 +113,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
                 == true)
     }
 
-    @Test func aCycleOfThreeSingletonsResolvedFromThreeThreadsAtOnceIsReportedOnEach() throws {
+    @Test func aCycleOfThreeSingletonsResolvedFromThreeThreadsAtOnceIsReportedOnEach() async throws {
         // Given singletons NodeA → NodeB → NodeC → NodeA whose factories wait for one another
         let start = StartLine(runners: 3)
         let container = DI(name: "App") { di in
@@ -131,7 +137,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
             { failure { () throws(DIError) in try container.resolveThrowing(NodeB.self) } },
             { failure { () throws(DIError) in try container.resolveThrowing(NodeC.self) } },
         ]
-        let errors = runOnThreads(jobs)
+        let errors = await runOnThreads(jobs)
 
         // Then every thread gets the cycle, each starting from what it asked for
         let outcome = try #require(errors, "the three resolves deadlocked")
@@ -145,7 +151,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
             ])
     }
 
-    @Test func aGraphWithoutCyclesResolvedFromEightThreadsIsNeverReportedAsACycle() throws {
+    @Test func aGraphWithoutCyclesResolvedFromEightThreadsIsNeverReportedAsACycle() async throws {
         for round in 0..<100 {
             // Given a fresh five-level graph of singletons with a diamond
             let container = DI(name: "Round \(round)") { di in
@@ -176,7 +182,7 @@ private func failure<T>(_ resolve: () throws(DIError) -> T) -> DIError? {
                     }
                 }
             }
-            let outcome = try #require(runOnThreads(jobs), "round \(round) deadlocked")
+            let outcome = try #require(await runOnThreads(jobs), "round \(round) deadlocked")
 
             // Then every thread got the one bottom value, and nobody saw a cycle
             let bottoms = try outcome.map { try $0.get() }

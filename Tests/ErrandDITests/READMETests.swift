@@ -34,12 +34,12 @@ struct READMETests {
         }
     }
 
-    @Test func theDependencyInjectionSampleCompiles() throws {
+    @Test func theDependencyInjectionSampleCompiles() async throws {
         let blocks = try Self.sampleCode()
         try #require(!blocks.isEmpty, "no Swift sample found under “## Dependency injection”")
 
         for block in blocks {
-            let outcome = try CompilerProbe.typecheck(block)
+            let outcome = try await CompilerProbe.typecheck(block)
             #expect(outcome.succeeded, "\(outcome.diagnostics)")
         }
     }

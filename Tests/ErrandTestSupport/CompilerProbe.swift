@@ -65,13 +65,18 @@ package enum CompilerProbe {
 
     /// Type-checks `source` in Swift 6 mode against the built modules, as a library file (no
     /// top-level code).
-    package static func typecheck(_ source: String) throws -> Outcome {
-        try compile(source, to: .typecheck)
+    package static func typecheck(_ source: String) async throws -> Outcome {
+        try await compile(source, to: .typecheck)
     }
 
     /// Compiles `source` in Swift 6 mode against the built modules, as a library file, as far
     /// as `stage`. Nothing is written but diagnostics.
-    package static func compile(_ source: String, to stage: Stage) throws -> Outcome {
+    package static func compile(_ source: String, to stage: Stage) async throws -> Outcome {
+        // The compiler runs for seconds: wait for it off the cooperative pool.
+        try await offPool { Result { try compileBlocking(source, to: stage) } }.get()
+    }
+
+    private static func compileBlocking(_ source: String, to stage: Stage) throws -> Outcome {
         guard let compiler, let modules else {
             throw CocoaError(.fileNoSuchFile)
         }

@@ -13,43 +13,43 @@ import Testing
         if: CompilerProbe.isAvailable("Errand") && CompilerProbe.isAvailable("ErrandReplay"),
         "needs swiftc on PATH and the built Errand and ErrandReplay modules"))
 struct CatchPatternCompileTests {
-    @Test func swiftTestingCatchPatternsCompile() throws {
+    @Test func swiftTestingCatchPatternsCompile() async throws {
         // Given tests that catch each public throwing call the ways Swift Testing users write
         let source = CatchPatternSnippets.swiftTesting
 
         // When they are compiled as far as SIL
-        let outcome = try CompilerProbe.compile(source, to: .sil)
+        let outcome = try await CompilerProbe.compile(source, to: .sil)
 
         // Then the compiler accepts them, and does not crash
         #expect(!outcome.crashed, "the compiler crashed:\n\(outcome.diagnostics)")
         #expect(outcome.succeeded, "\(outcome.diagnostics)")
     }
 
-    @Test func catchPatternsInFunctionsAndClosuresCompile() throws {
+    @Test func catchPatternsInFunctionsAndClosuresCompile() async throws {
         // Given plain functions and closures that catch NetworkError
         let source = CatchPatternSnippets.plainCode
 
         // When they are compiled as far as SIL
-        let outcome = try CompilerProbe.compile(source, to: .sil)
+        let outcome = try await CompilerProbe.compile(source, to: .sil)
 
         // Then the compiler accepts them
         #expect(!outcome.crashed, "the compiler crashed:\n\(outcome.diagnostics)")
         #expect(outcome.succeeded, "\(outcome.diagnostics)")
     }
 
-    @Test func xcTestCatchPatternsCompile() throws {
+    @Test func xcTestCatchPatternsCompile() async throws {
         // Given XCTest cases that catch NetworkError
         let source = CatchPatternSnippets.xcTest
 
         // When they are compiled as far as SIL
-        let outcome = try CompilerProbe.compile(source, to: .sil)
+        let outcome = try await CompilerProbe.compile(source, to: .sil)
 
         // Then the compiler accepts them
         #expect(!outcome.crashed, "the compiler crashed:\n\(outcome.diagnostics)")
         #expect(outcome.succeeded, "\(outcome.diagnostics)")
     }
 
-    @Test func theTwoPatternsTheREADMEAdvisesAgainstAreRefusedClearly() throws {
+    @Test func theTwoPatternsTheREADMEAdvisesAgainstAreRefusedClearly() async throws {
         // Given code that reads `code` off an uncast error, and a cast that leaves a
         // non-throwing function without a last `catch`
         let source =
@@ -64,7 +64,7 @@ struct CatchPatternCompileTests {
         let prelude = CatchPatternSnippets.prelude.split(separator: "\n", omittingEmptySubsequences: false)
 
         // When it is type-checked
-        let outcome = try CompilerProbe.typecheck(source)
+        let outcome = try await CompilerProbe.typecheck(source)
 
         // Then each is an ordinary error at its line, as the README's table says
         #expect(!outcome.succeeded && !outcome.crashed, "\(outcome.diagnostics)")
