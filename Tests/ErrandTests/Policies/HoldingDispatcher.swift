@@ -34,7 +34,8 @@ final class HoldingDispatcher: NetworkDispatcher {
     ) -> any Cancellable {
         let id = state.withLock { state in
             defer { state.nextID += 1 }
-            state.held.append(Held(id: state.nextID, request: request, onSuccess: onSuccess, onError: onError))
+            state.held.append(
+                Held(id: state.nextID, request: request, onSuccess: onSuccess, onError: onError))
             state.started.append(request)
             state.mostOpen = max(state.mostOpen, state.held.count)
             return state.nextID

@@ -37,7 +37,8 @@ import Testing
         // When 1 000 requests of 1 … 1 000 ms are recorded
         for milliseconds in 1...1_000 {
             metrics.record(
-                RequestMetric(method: .get, path: "/x", start: Self.start, duration: .milliseconds(milliseconds)))
+                RequestMetric(
+                    method: .get, path: "/x", start: Self.start, duration: .milliseconds(milliseconds)))
         }
 
         // Then the totals count all of them, the percentiles the last 10
@@ -61,8 +62,10 @@ import Testing
         for path in ["/ok", "/missing", "/broken", "/down"] {
             _ = try? await server.measuring(into: metrics).dispatch(.get(path))
         }
-        holding.measuring(into: metrics).dispatch(request: .get("/slow"), onSuccess: { _ in }, onError: { _ in })
-            .cancel()
+        holding.measuring(into: metrics).dispatch(
+            request: .get("/slow"), onSuccess: { _ in }, onError: { _ in }
+        )
+        .cancel()
 
         // Then 2 of 5 count as failures
         #expect(metrics.count == 5)
@@ -114,7 +117,9 @@ import Testing
 
         // Then the known one has its name, the other its path without the query
         #expect(sink.metrics.map(\.template) == ["/orders/:ref", "/files/7"])
-        #expect(RequestMetric.numericSegmentsAsID(.get("https://h.example/a/\(UUID())/b/12?q")) == "https://h.example/a/{id}/b/{id}")
+        #expect(
+            RequestMetric.numericSegmentsAsID(.get("https://h.example/a/\(UUID())/b/12?q"))
+                == "https://h.example/a/{id}/b/{id}")
     }
 
     @Test func readsTheCacheHeaderAndTheAttemptsOfARetryBeneath() async throws {
@@ -127,9 +132,11 @@ import Testing
 
         // When each is sent, measured outside the retry policy, then /busy measured inside it
         _ = try await server.measuring(into: sink).dispatch(.get("/cached"))
-        _ = try? await server.retrying(retry, clock: RecordingClock()).measuring(into: sink).dispatch(.get("/busy"))
+        _ = try? await server.retrying(retry, clock: RecordingClock()).measuring(into: sink).dispatch(
+            .get("/busy"))
         let inside = RecordingSink()
-        _ = try? await server.measuring(into: inside).retrying(retry, clock: RecordingClock()).dispatch(.get("/busy"))
+        _ = try? await server.measuring(into: inside).retrying(retry, clock: RecordingClock()).dispatch(
+            .get("/busy"))
 
         // Then the cache hit is flagged; outside, one metric with 3 attempts; inside, 3 metrics
         #expect(sink.metrics.map(\.servedFromCache) == [true, false])
@@ -150,12 +157,14 @@ import Testing
         // When one of each is answered and one of each is cancelled
         outer.dispatch(request: .get("/1"), onSuccess: probes[0].onSuccess, onError: probes[0].onError)
         server.answerOldest()
-        outer.dispatch(request: .get("/2"), onSuccess: probes[1].onSuccess, onError: probes[1].onError).cancel()
+        outer.dispatch(request: .get("/2"), onSuccess: probes[1].onSuccess, onError: probes[1].onError)
+            .cancel()
         inner.dispatch(request: .get("/3"), onSuccess: probes[2].onSuccess, onError: probes[2].onError)
         await waitUntil("the inline request to start") { server.openCount == 1 }
         server.answerOldest()
         _ = await probes[2].first()
-        let cancelled = inner.dispatch(request: .get("/4"), onSuccess: probes[3].onSuccess, onError: probes[3].onError)
+        let cancelled = inner.dispatch(
+            request: .get("/4"), onSuccess: probes[3].onSuccess, onError: probes[3].onError)
         await waitUntil("the inline request to start") { server.openCount == 1 }
         cancelled.cancel()
         _ = await probes[3].first()

@@ -14,7 +14,8 @@ import Testing
 
         // When 20 requests are sent one after another and answered as they arrive
         for (index, probe) in probes.enumerated() {
-            stack.dispatch(request: .get("/items/\(index)"), onSuccess: probe.onSuccess, onError: probe.onError)
+            stack.dispatch(
+                request: .get("/items/\(index)"), onSuccess: probe.onSuccess, onError: probe.onError)
             await waitUntil("request \(index) to reach the queue") {
                 server.started.count + queue.waitingCount == index + 1
             }

@@ -12,7 +12,8 @@ import Testing
 
         // When 500 requests arrive at once and the server answers one at a time
         for (index, probe) in probes.enumerated() {
-            queue.dispatch(request: .get("/items/\(index)"), onSuccess: probe.onSuccess, onError: probe.onError)
+            queue.dispatch(
+                request: .get("/items/\(index)"), onSuccess: probe.onSuccess, onError: probe.onError)
         }
         #expect(server.openCount == 8)
         #expect(queue.waitingCount == 492)

@@ -25,7 +25,8 @@ extension RequestQueue {
         if Task.isCancelled { throw .cancelled(request) }
         let ticket = Locked<UInt64?>(nil)
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<RequestData, NetworkError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<RequestData, NetworkError>, Never>) in
                 let id = enter(
                     request, admit: { continuation.resume(returning: .success($0)) },
                     reject: { continuation.resume(returning: .failure($0)) })
