@@ -163,4 +163,39 @@ import Testing
         #expect(server.started.map(\.path) == ["/a", "/b"])
         #expect(probe.deliveries.count == 1)
     }
+
+    @Test func concurrentSendsCancelsAndAnswersKeepTheLimitAndExactlyOnce() async throws {
+        // Given a queue of 4 in front of a holding server
+        let server = HoldingDispatcher()
+        let queue = server.limitingConcurrency(to: 4)
+        let probes = (0..<200).map { _ in CallbackProbe<NetworkResponse>() }
+
+        // When 200 requests are sent from many tasks, every other one cancelled at once, while
+        // another task answers whatever is open
+        await withTaskGroup(of: Void.self) { group in
+            for (index, probe) in probes.enumerated() {
+                group.addTask {
+                    let call = queue.dispatch(
+                        request: .get("/\(index)"), onSuccess: probe.onSuccess, onError: probe.onError)
+                    if index.isMultiple(of: 2) { call.cancel() }
+                }
+            }
+            group.addTask {
+                for _ in 0..<2_000_000 {
+                    guard probes.contains(where: { $0.deliveries.isEmpty }) else { return }
+                    if !server.answerOldest() { await Task.yield() }
+                }
+            }
+        }
+
+        // Then the limit held, every request got exactly one callback, and the uncancelled ones
+        // were all answered
+        #expect(server.mostOpen <= 4)
+        #expect(probes.allSatisfy { $0.deliveries.count == 1 })
+        for (index, probe) in probes.enumerated() where !index.isMultiple(of: 2) {
+            #expect(try await probe.first().get().statusCode == 200)
+        }
+        #expect(queue.inFlightCount == 0)
+        #expect(queue.waitingCount == 0)
+    }
 }
