@@ -160,3 +160,23 @@ enum ReadmeSamples {
         #expect(error?.statusCode == 404)
     }
 }
+
+extension ReadmeSamples {
+    static func requestQueue() -> (any NetworkDispatcher, RequestData) {
+        let queued = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .retrying(.default)
+            .limitingConcurrency(to: 6)
+        let refresh = RequestData.post("/token").bypassingQueue()  // a token refresh skips the line
+        return (queued, refresh)
+    }
+
+    static func metrics() -> any NetworkDispatcher {
+        let metrics = InMemoryMetrics()
+        let measured = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .measuring(into: metrics)
+            .retrying(.default)
+        // later, on a status screen or a timer:
+        print(metrics.count, metrics.errorRate, metrics.p95 ?? .zero)
+        return measured
+    }
+}
