@@ -5,8 +5,12 @@ import Foundation
 /// would stack on it, over loopback, in the same cells as the transport scenario.
 ///
 /// The stack is the README's order: interceptors (a user agent) around the transport, auth around
-/// them (a token in storage, so no refresh ever runs), retry outermost (no request fails, so
-/// none is retried). The baseline sends the same `Authorization` and `User-Agent` headers, so
+/// them (a token in storage, so no refresh ever runs), retry around auth (no request fails, so
+/// none is retried), and the HTTP cache outermost with a store of zero bytes, so every request
+/// is a miss: the lookup, the storability check and the refused store are paid each time, and
+/// the wire bytes stay those of the baseline. (A store with room would answer from itself: the
+/// nginx payloads carry `Last-Modified`, which makes them heuristically fresh for a while.)
+/// The baseline sends the same `Authorization` and `User-Agent` headers, so
 /// both sides put the same bytes on the wire and the ratio is the cost of the policies.
 ///
 /// The benchmark issue's full stack also has logging at level none, metrics and a queue of 64.
@@ -15,7 +19,8 @@ import Foundation
 struct FullStackScenario: Scenario {
     let name = "full-stack"
     let summary =
-        "raw URLSession + JSONDecoder vs URLSessionDispatcher + interceptors + auth + retry (req/s); "
+        "raw URLSession + JSONDecoder vs URLSessionDispatcher + interceptors + auth + retry "
+        + "+ HTTP cache (a miss each time) (req/s); "
         + "logging, metrics and the queue of 64 do not exist yet and are not in the stack"
 
     static let target = Target.ratioAtLeast(0.93)
@@ -50,6 +55,8 @@ struct FullStackScenario: Scenario {
                 }
             )
             .retrying(.default)
+            // The HTTP cache, with no room, so each request is a miss.
+            .caching(MemoryCacheStore(byteLimit: 0))
         // The queue of 64 goes here, outermost, once it exists.
     }
 }
