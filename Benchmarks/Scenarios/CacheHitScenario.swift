@@ -11,7 +11,8 @@ import Foundation
 /// `execute` does around the decode.
 struct CacheHitScenario: Scenario {
     let name = "cache-hit"
-    let summary = "execute answered by a fresh cached response vs JSONDecoder alone on the same bytes (µs per op)"
+    let summary =
+        "execute answered by a fresh cached response vs JSONDecoder alone on the same bytes (µs per op)"
 
     func run(in context: BenchmarkContext) async throws -> ScenarioOutcome {
         var outcome = ScenarioOutcome()
@@ -83,7 +84,9 @@ struct CacheHitScenario: Scenario {
                 body: bytes))
         let cache = server.caching(MemoryCacheStore())
         _ = try await GetPayload<Payload>().executeWithResponse(dispatcher: cache)
-        guard try await GetPayload<Payload>().executeWithResponse(dispatcher: cache).response.cacheStatus == .hit
+        guard
+            try await GetPayload<Payload>().executeWithResponse(dispatcher: cache).response.cacheStatus
+                == .hit
         else {
             throw BenchmarkError("the cache-hit scenario's second request was not answered by the cache")
         }

@@ -40,7 +40,8 @@ import Testing
         let hit = CallbackProbe<NetworkResponse>()
         let failure = CallbackProbe<NetworkResponse>()
         cache.dispatch(request: .get(Self.url), onSuccess: hit.onSuccess, onError: hit.onError)
-        cache.dispatch(request: .get("https://api.test/down"), onSuccess: failure.onSuccess, onError: failure.onError)
+        cache.dispatch(
+            request: .get("https://api.test/down"), onSuccess: failure.onSuccess, onError: failure.onError)
         // Then each got one callback
         let response = try await hit.first().get()
         #expect(response.cacheStatus == .hit)

@@ -1,5 +1,6 @@
-@testable import Errand
 import Testing
+
+@testable import Errand
 
 /// Reading `Cache-Control` robustly: case, quotes, garbage, huge numbers, several fields.
 @Suite struct CacheControlTests {

@@ -10,7 +10,8 @@ import Testing
 
     /// A server answering `GET url` with `responses` in turn, behind a cache on `time`.
     static func cache(
-        _ responses: [InMemoryDispatcher.Response], time: ManualTime, store: any CacheStore = MemoryCacheStore()
+        _ responses: [InMemoryDispatcher.Response], time: ManualTime,
+        store: any CacheStore = MemoryCacheStore()
     ) -> (CachingDispatcher, InMemoryDispatcher) {
         let server = InMemoryDispatcher()
         server.stub(.get, url, responses: responses)
@@ -120,9 +121,12 @@ import Testing
             server.stub(
                 InMemoryDispatcher.Stub(
                     .get, Self.url, where: { $0.headers["Accept-Language"] == language },
-                    responses: [Self.ok(["Vary": "Accept-Language", "Cache-Control": "max-age=60"], body: language)]))
+                    responses: [
+                        Self.ok(["Vary": "Accept-Language", "Cache-Control": "max-age=60"], body: language)
+                    ]))
         }
-        server.stub(.get, "https://api.test/star", response: Self.ok(["Vary": "*", "Cache-Control": "max-age=60"]))
+        server.stub(
+            .get, "https://api.test/star", response: Self.ok(["Vary": "*", "Cache-Control": "max-age=60"]))
         let cache = server.caching(now: time.now)
         // When each language is asked for twice, in turn
         var bodies: [String] = []

@@ -1,7 +1,8 @@
-@testable import Errand
 import ErrandTestSupport
 import Foundation
 import Testing
+
+@testable import Errand
 
 /// Freshness and age (RFC 9111 §4.2) on a hand-set clock, and what is stored (§3).
 @Suite struct CacheFreshnessTests {
@@ -9,7 +10,8 @@ import Testing
 
     /// Sends the same GET at each offset (seconds after the first) and says which were hits.
     static func hits(
-        _ headers: HTTPHeaders, status: Int = 200, request: RequestData = .get(url), at offsets: [TimeInterval]
+        _ headers: HTTPHeaders, status: Int = 200, request: RequestData = .get(url),
+        at offsets: [TimeInterval]
     ) async throws -> [Bool] {
         let time = ManualTime()
         let server = InMemoryDispatcher()
@@ -32,7 +34,8 @@ import Testing
 
     @Test func anAgeHeaderCountsTowardsTheAge() async throws {
         // Given max-age=60 and an Age of 50 on arrival, only 10 s of freshness are left
-        #expect(try await Self.hits(["Cache-Control": "max-age=60", "Age": "50"], at: [9, 11]) == [true, false])
+        #expect(
+            try await Self.hits(["Cache-Control": "max-age=60", "Age": "50"], at: [9, 11]) == [true, false])
     }
 
     @Test func aDateInThePastCountsAsApparentAge() async throws {
@@ -88,21 +91,33 @@ import Testing
     @Test func aRequestWithAuthorizationIsStoredOnlyWhenTheResponseAllowsIt() async throws {
         let request = RequestData.get(Self.url).header("Authorization", "Bearer t")
         #expect(try await Self.hits(["Cache-Control": "max-age=60"], request: request, at: [1]) == [false])
-        #expect(try await Self.hits(["Cache-Control": "public, max-age=60"], request: request, at: [1]) == [true])
         #expect(
-            try await Self.hits(["Cache-Control": "max-age=60, must-revalidate"], request: request, at: [1]) == [true])
-        #expect(try await Self.hits(["Cache-Control": "s-maxage=60, max-age=60"], request: request, at: [1]) == [true])
+            try await Self.hits(["Cache-Control": "public, max-age=60"], request: request, at: [1]) == [true])
+        #expect(
+            try await Self.hits(["Cache-Control": "max-age=60, must-revalidate"], request: request, at: [1])
+                == [true])
+        #expect(
+            try await Self.hits(["Cache-Control": "s-maxage=60, max-age=60"], request: request, at: [1]) == [
+                true
+            ])
     }
 
     @Test func hostileCacheControlValuesNeverCrashAndReadConservatively() async throws {
         // Garbage and negative max-age are stale at once; a huge one is clamped, not trapped on
         #expect(try await Self.hits(["Cache-Control": "max-age=abc", "ETag": "\"e\""], at: [0]) == [false])
         #expect(try await Self.hits(["Cache-Control": "max-age=-1", "ETag": "\"e\""], at: [0]) == [false])
-        let huge: HTTPHeaders = ["Cache-Control": "max-age=99999999999999999999", "Age": "99999999999999999999"]
+        let huge: HTTPHeaders = [
+            "Cache-Control": "max-age=99999999999999999999", "Age": "99999999999999999999",
+        ]
         #expect(try await Self.hits(huge, at: [1]) == [false])
-        #expect(try await Self.hits(["Cache-Control": "max-age=99999999999999999999"], at: [86_400 * 3650]) == [true])
+        #expect(
+            try await Self.hits(["Cache-Control": "max-age=99999999999999999999"], at: [86_400 * 3650]) == [
+                true
+            ])
         // Directives ignore case, and every Cache-Control field counts
-        let split = HTTPHeaders([.init(name: "Cache-Control", value: "public"), .init(name: "cache-control", value: "MAX-AGE=60")])
+        let split = HTTPHeaders([
+            .init(name: "Cache-Control", value: "public"), .init(name: "cache-control", value: "MAX-AGE=60"),
+        ])
         #expect(try await Self.hits(split, at: [59, 61]) == [true, false])
     }
 }

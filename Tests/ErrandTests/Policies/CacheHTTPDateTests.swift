@@ -1,6 +1,7 @@
-@testable import Errand
 import Foundation
 import Testing
+
+@testable import Errand
 
 /// HTTP dates in their three forms (RFC 9110 §5.6.7).
 @Suite struct CacheHTTPDateTests {
@@ -23,8 +24,12 @@ import Testing
     @Test func aTwoDigitYearMoreThanFiftyYearsAheadIsInThePastCentury() {
         let now = Date(timeIntervalSince1970: 1_700_000_000)  // 2023
         // 2080 would be 57 years ahead, so 1980; 2070 is 47 years ahead, so it stays
-        #expect(HTTPDate.parse("Tuesday, 01-Jan-80 00:00:00 GMT", now: now) == Date(timeIntervalSince1970: 315_532_800))
-        #expect(HTTPDate.parse("Wednesday, 01-Jan-70 00:00:00 GMT", now: now) == Date(timeIntervalSince1970: 3_155_760_000))
+        #expect(
+            HTTPDate.parse("Tuesday, 01-Jan-80 00:00:00 GMT", now: now)
+                == Date(timeIntervalSince1970: 315_532_800))
+        #expect(
+            HTTPDate.parse("Wednesday, 01-Jan-70 00:00:00 GMT", now: now)
+                == Date(timeIntervalSince1970: 3_155_760_000))
     }
 
     @Test func refusesWhatIsNotADate() {

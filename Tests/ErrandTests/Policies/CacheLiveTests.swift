@@ -8,7 +8,9 @@ import Testing
 @Suite(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
 struct CacheLiveTests {
     /// A cache over a counting transport to httpbin.
-    static func stack(_ store: any CacheStore = MemoryCacheStore()) throws -> (CachingDispatcher, CountingDispatcher) {
+    static func stack(_ store: any CacheStore = MemoryCacheStore()) throws -> (
+        CachingDispatcher, CountingDispatcher
+    ) {
         let httpbin = try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")
         let transport = CountingDispatcher(URLSessionDispatcher(baseURL: httpbin))
         return (transport.caching(store, baseURL: httpbin), transport)
@@ -50,7 +52,8 @@ struct CacheLiveTests {
 
     @Test func noCacheIsRevalidatedEveryTime() async throws {
         let (cache, transport) = try Self.stack()
-        let request = RequestData.get("/response-headers").query("Cache-Control", "no-cache").query("ETag", "\"v\"")
+        let request = RequestData.get("/response-headers").query("Cache-Control", "no-cache").query(
+            "ETag", "\"v\"")
         _ = try await cache.dispatch(request)
         _ = try await cache.dispatch(request)
         #expect(transport.count == 2)
@@ -92,7 +95,8 @@ struct CacheLiveTests {
 
     @Test func theDiskStoreSurvivesANewDispatcherAndACorruptEntryFile() async throws {
         // Given a response stored on disk by one dispatcher
-        let directory = FileManager.default.temporaryDirectory.appending(path: "errand-live-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appending(
+            path: "errand-live-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (first, _) = try Self.stack(DiskCacheStore(directory: directory))
         _ = try await first.dispatch(.get("/cache/60"))
@@ -102,7 +106,8 @@ struct CacheLiveTests {
         #expect(try await second.dispatch(.get("/cache/60")).cacheStatus == .hit)
         #expect(secondTransport.count == 0)
         // And when the file is corrupted, the next one goes to the server instead of failing
-        let files = try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+        let files = try FileManager.default.contentsOfDirectory(
+            at: directory, includingPropertiesForKeys: nil)
         #expect(files.count == 1)
         for file in files { try Data("not json".utf8).write(to: file) }
         let (third, thirdTransport) = try Self.stack(DiskCacheStore(directory: directory))

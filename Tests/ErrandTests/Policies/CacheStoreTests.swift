@@ -1,6 +1,7 @@
-@testable import Errand
 import Foundation
 import Testing
+
+@testable import Errand
 
 /// The in-memory and on-disk stores: byte limits, least-recently-used eviction, files.
 @Suite struct CacheStoreTests {
@@ -83,7 +84,8 @@ import Testing
         let fileSize = probe.byteCount
         try? FileManager.default.removeItem(at: probe.directory.deletingLastPathComponent())
         // Given room for two files
-        let store = DiskCacheStore(directory: directory, byteLimit: fileSize * 2 + fileSize / 2, now: time.now)
+        let store = DiskCacheStore(
+            directory: directory, byteLimit: fileSize * 2 + fileSize / 2, now: time.now)
         for key in ["a", "b"] {
             store.store([Self.entry(key, size: 1000)], for: key)
             time.advance(1)

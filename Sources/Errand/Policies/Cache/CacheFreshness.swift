@@ -51,7 +51,8 @@ enum CacheFreshness {
     /// How old `entry` is at `now`, in seconds (§4.2.3).
     static func currentAge(of entry: CachedResponse, now: Date) -> TimeInterval {
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue(of: entry)))
-        let ageValue = entry.headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingWhitespace()) } ?? 0
+        let ageValue =
+            entry.headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingWhitespace()) } ?? 0
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
         let correctedAgeValue = TimeInterval(ageValue) + responseDelay
         let residentTime = max(0, now.timeIntervalSince(entry.responseTime))

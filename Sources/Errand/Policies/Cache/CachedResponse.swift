@@ -39,7 +39,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         self.responseTime = responseTime
         var varying: [String: String] = [:]
         for name in Self.varyNames(in: response.headers) where name != "*" {
-            if let value = Self.normalizedValue(of: name, in: request.effectiveHeaders) { varying[name] = value }
+            if let value = Self.normalizedValue(of: name, in: request.effectiveHeaders) {
+                varying[name] = value
+            }
         }
         self.varyingRequestHeaders = varying
     }
@@ -56,7 +58,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         let requestHeaders = request.effectiveHeaders
         for name in Self.varyNames(in: headers) {
             if name == "*" { return false }
-            if Self.normalizedValue(of: name, in: requestHeaders) != varyingRequestHeaders[name] { return false }
+            if Self.normalizedValue(of: name, in: requestHeaders) != varyingRequestHeaders[name] {
+                return false
+            }
         }
         return true
     }
@@ -141,7 +145,8 @@ extension CachedResponse {
             try pairs.map { pair in
                 guard pair.count == 2 else {
                     throw DecodingError.dataCorruptedError(
-                        forKey: .headers, in: container, debugDescription: "a header is not a name and a value")
+                        forKey: .headers, in: container,
+                        debugDescription: "a header is not a name and a value")
                 }
                 return HTTPHeaders.Field(name: pair[0], value: pair[1])
             })

@@ -35,13 +35,17 @@ extension CachingDispatcher {
             return false
         }
         if request.effectiveHeaders.contains("Authorization") {
-            guard control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate else { return false }
+            guard control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate else {
+                return false
+            }
         }
-        let explicit = CacheFreshness.hasExplicitExpiry(response.headers) || control.isPublic || control.isPrivate
+        let explicit =
+            CacheFreshness.hasExplicitExpiry(response.headers) || control.isPublic || control.isPrivate
         guard Self.cacheableByDefault.contains(status) || explicit else { return false }
         let hasValidator = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
         let time = now()
-        let probe = CachedResponse(key: "", request: request, response: response, requestTime: time, responseTime: time)
+        let probe = CachedResponse(
+            key: "", request: request, response: response, requestTime: time, responseTime: time)
         return hasValidator || CacheFreshness.lifetime(of: probe) > 0
     }
 

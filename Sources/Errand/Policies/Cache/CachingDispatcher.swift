@@ -117,7 +117,8 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         let now = now()
         for entry in store.responses(for: key) where entry.matches(request) {
             guard CacheFreshness.isFresh(entry, for: control, now: now) else { return nil }
-            return entry.response(for: request, age: CacheFreshness.currentAge(of: entry, now: now), status: .hit)
+            return entry.response(
+                for: request, age: CacheFreshness.currentAge(of: entry, now: now), status: .hit)
         }
         return nil
     }
@@ -129,10 +130,14 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     }
 
     /// `request` made conditional on `stored`'s validators, or `nil` when it has none.
-    private static func conditional(_ request: RequestData, revalidating stored: CachedResponse) -> RequestData? {
+    private static func conditional(_ request: RequestData, revalidating stored: CachedResponse)
+        -> RequestData?
+    {
         var conditional = request
         if let etag = stored.headers["ETag"] { conditional.headers.set("If-None-Match", etag) }
-        if let modified = stored.headers["Last-Modified"] { conditional.headers.set("If-Modified-Since", modified) }
+        if let modified = stored.headers["Last-Modified"] {
+            conditional.headers.set("If-Modified-Since", modified)
+        }
         return conditional == request ? nil : conditional
     }
 }

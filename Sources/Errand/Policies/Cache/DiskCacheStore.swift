@@ -38,7 +38,8 @@ public final class DiskCacheStore: CacheStore {
     ///   - directory: The folder for the files; give each signed-in user or each purpose its own.
     ///   - byteLimit: The most bytes the files may take together; 50 MB by default.
     ///   - now: The time, for least-recently-used order.
-    public init(directory: URL, byteLimit: Int = 50_000_000, now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(directory: URL, byteLimit: Int = 50_000_000, now: @escaping @Sendable () -> Date = { Date() })
+    {
         self.directory = directory
         self.byteLimit = byteLimit
         self.now = now
@@ -80,7 +81,9 @@ public final class DiskCacheStore: CacheStore {
             if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
             guard let data, data.count <= byteLimit else { return }
             var total = index.values.reduce(0) { $0 + $1.byteCount }
-            while total + data.count > byteLimit, let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            while total + data.count > byteLimit,
+                let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
                 try? FileManager.default.removeItem(at: directory.appending(path: oldest.key))
                 index[oldest.key] = nil
                 total -= oldest.value.byteCount
@@ -100,7 +103,9 @@ public final class DiskCacheStore: CacheStore {
     /// Removes every file of the store (other files in the folder are left alone).
     public func removeAll() {
         withIndex { index in
-            for name in index.keys { try? FileManager.default.removeItem(at: directory.appending(path: name)) }
+            for name in index.keys {
+                try? FileManager.default.removeItem(at: directory.appending(path: name))
+            }
             index = [:]
         }
     }

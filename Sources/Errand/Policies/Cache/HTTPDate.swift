@@ -10,7 +10,9 @@ import Foundation
 ///   the future is taken as the past century, as §5.6.7 asks)
 /// - obsolete asctime: `Sun Nov  6 08:49:37 1994`
 enum HTTPDate {
-    private static let months = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    private static let months = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ]
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
 
     /// The date `text` names, or `nil` when it is none of the three forms.
