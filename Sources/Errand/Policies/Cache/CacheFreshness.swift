@@ -31,30 +31,54 @@ enum CacheFreshness {
         CacheControl(headers).maxAge != nil || headers.contains("Expires")
     }
 
+    /// What freshness needs from a stored response's headers, read once when it is stored or
+    /// updated, so that answering from the store parses nothing.
+    struct Facts: Hashable, Sendable {
+        /// How long the response is fresh for after it was generated, in seconds (never negative).
+        let lifetime: TimeInterval
+        /// The `Date` of the response, or when it arrived when it has no valid one.
+        let dateValue: Date
+        /// The `Age` the response arrived with, in seconds.
+        let ageValue: Int
+        /// Whether the response says `no-cache`.
+        let noCache: Bool
+
+        init(statusCode: Int, headers: HTTPHeaders, responseTime: Date) {
+            let control = CacheControl(headers)
+            let date = headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
+            dateValue = date
+            ageValue = headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingWhitespace()) } ?? 0
+            noCache = control.noCache
+            lifetime = Self.lifetime(statusCode: statusCode, headers: headers, control: control, date: date)
+        }
+
+        private static func lifetime(statusCode: Int, headers: HTTPHeaders, control: CacheControl, date: Date)
+            -> TimeInterval
+        {
+            if let maxAge = control.maxAge { return TimeInterval(maxAge) }
+            if let expires = headers["Expires"] {
+                // An invalid Expires, such as "0", means already expired (§5.3).
+                guard let expiry = HTTPDate.parse(expires, now: date) else { return 0 }
+                return max(0, expiry.timeIntervalSince(date))
+            }
+            guard heuristicallyCacheableStatuses.contains(statusCode),
+                let modified = headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: date) }),
+                modified < date
+            else { return 0 }
+            return min(date.timeIntervalSince(modified) * heuristicFraction, maximumHeuristicLifetime)
+        }
+    }
+
     /// How long `entry` is fresh for after it was generated, in seconds (never negative).
     static func lifetime(of entry: CachedResponse) -> TimeInterval {
-        let control = CacheControl(entry.headers)
-        if let maxAge = control.maxAge { return TimeInterval(maxAge) }
-        let date = dateValue(of: entry)
-        if let expires = entry.headers["Expires"] {
-            // An invalid Expires, such as "0", means already expired (§5.3).
-            guard let expiry = HTTPDate.parse(expires, now: entry.responseTime) else { return 0 }
-            return max(0, expiry.timeIntervalSince(date))
-        }
-        guard heuristicallyCacheableStatuses.contains(entry.statusCode),
-            let modified = entry.headers["Last-Modified"].flatMap({ HTTPDate.parse($0, now: date) }),
-            modified < date
-        else { return 0 }
-        return min(date.timeIntervalSince(modified) * heuristicFraction, maximumHeuristicLifetime)
+        entry.freshness.lifetime
     }
 
     /// How old `entry` is at `now`, in seconds (§4.2.3).
     static func currentAge(of entry: CachedResponse, now: Date) -> TimeInterval {
-        let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue(of: entry)))
-        let ageValue =
-            entry.headers["Age"].flatMap { CacheControl.deltaSeconds($0.trimmingWhitespace()) } ?? 0
+        let apparentAge = max(0, entry.responseTime.timeIntervalSince(entry.freshness.dateValue))
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
-        let correctedAgeValue = TimeInterval(ageValue) + responseDelay
+        let correctedAgeValue = TimeInterval(entry.freshness.ageValue) + responseDelay
         let residentTime = max(0, now.timeIntervalSince(entry.responseTime))
         return max(apparentAge, correctedAgeValue) + residentTime
     }
@@ -62,17 +86,10 @@ enum CacheFreshness {
     /// Whether `entry` may answer `request` at `now` without asking the server: it is fresh,
     /// nothing demands revalidation (`no-cache` on either side, or a request `max-age` it is
     /// older than), and it is fresh for the request's `min-fresh` still.
-    static func isFresh(_ entry: CachedResponse, for request: CacheControl, now: Date) -> Bool {
-        let response = CacheControl(entry.headers)
-        if response.noCache || request.noCache { return false }
-        let age = currentAge(of: entry, now: now)
+    static func isFresh(_ entry: CachedResponse, for request: CacheControl, age: TimeInterval) -> Bool {
+        if entry.freshness.noCache || request.noCache { return false }
         if let maxAge = request.maxAge, maxAge == 0 || age > TimeInterval(maxAge) { return false }
         let needed = TimeInterval(request.minFresh ?? 0)
         return lifetime(of: entry) > age + needed
-    }
-
-    /// The `Date` of the response, or when it arrived when it has no valid one.
-    static func dateValue(of entry: CachedResponse) -> Date {
-        entry.headers["Date"].flatMap { HTTPDate.parse($0, now: entry.responseTime) } ?? entry.responseTime
     }
 }

@@ -25,6 +25,10 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// The values of the request header fields that the response's `Vary` names, by lower-cased
     /// name; a name whose field the request did not have is absent.
     public let varyingRequestHeaders: [String: String]
+    /// What freshness needs from ``headers``, read when they are set.
+    private(set) var freshness: CacheFreshness.Facts
+    /// The lower-cased names the stored `Vary` lists, read when the headers are set.
+    private(set) var varyNames: [String]
 
     init(
         key: String, request: RequestData, response: NetworkResponse, requestTime: Date, responseTime: Date
@@ -44,6 +48,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
             }
         }
         self.varyingRequestHeaders = varying
+        self.freshness = CacheFreshness.Facts(
+            statusCode: statusCode, headers: headers, responseTime: responseTime)
+        self.varyNames = Self.varyNames(in: headers)
     }
 
     /// The size the entry counts for against a store's byte limit: body, headers and key.
@@ -55,8 +62,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// field that `Vary` names has the value it had (RFC 9111 §4.1). `Vary: *` never matches.
     func matches(_ request: RequestData) -> Bool {
         guard method == request.method || (method == .get && request.method == .head) else { return false }
+        guard !varyNames.isEmpty else { return true }
         let requestHeaders = request.effectiveHeaders
-        for name in Self.varyNames(in: headers) {
+        for name in varyNames {
             if name == "*" { return false }
             if Self.normalizedValue(of: name, in: requestHeaders) != varyingRequestHeaders[name] {
                 return false
@@ -98,6 +106,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         }
         copy.requestTime = requestTime
         copy.responseTime = responseTime
+        copy.freshness = CacheFreshness.Facts(
+            statusCode: statusCode, headers: copy.headers, responseTime: responseTime)
+        copy.varyNames = Self.varyNames(in: copy.headers)
         return copy
     }
 
@@ -155,6 +166,8 @@ extension CachedResponse {
         requestTime = try container.decode(Date.self, forKey: .requestTime)
         responseTime = try container.decode(Date.self, forKey: .responseTime)
         varyingRequestHeaders = try container.decode([String: String].self, forKey: .varyingRequestHeaders)
+        freshness = CacheFreshness.Facts(statusCode: statusCode, headers: headers, responseTime: responseTime)
+        varyNames = Self.varyNames(in: headers)
     }
 
     /// Writes the entry, its headers as `[name, value]` pairs in order.

@@ -11,8 +11,8 @@ extension CachingDispatcher {
 
     /// The cache key of `request`: its URL without the method, or `nil` when it has none.
     func cacheKey(for request: RequestData) -> String? {
-        if let key = try? WireURL.string(path: request.path, baseURL: baseURL, query: request.query) {
-            return key
+        if baseURL != nil || RequestData.hasScheme(request.path) {
+            return try? WireURL.string(path: request.path, baseURL: baseURL, query: request.query)
         }
         // A relative path with no base URL known: keyed as the request describes it.
         let relative = "/" + request.path.drop { $0 == "/" }

@@ -116,17 +116,20 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard !control.noStore else { return nil }
         let now = now()
         for entry in store.responses(for: key) where entry.matches(request) {
-            guard CacheFreshness.isFresh(entry, for: control, now: now) else { return nil }
-            return entry.response(
-                for: request, age: CacheFreshness.currentAge(of: entry, now: now), status: .hit)
+            let age = CacheFreshness.currentAge(of: entry, now: now)
+            guard CacheFreshness.isFresh(entry, for: control, age: age) else { return nil }
+            return entry.response(for: request, age: age, status: .hit)
         }
         return nil
     }
 
     /// Whether the cache takes part in `request`: it has no conditional or range headers of its own.
     static func usesCache(_ request: RequestData) -> Bool {
-        !["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range"]
-            .contains { request.headers.contains($0) }
+        guard !request.headers.isEmpty else { return true }
+        return ![
+            "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+        ]
+        .contains { request.headers.contains($0) }
     }
 
     /// `request` made conditional on `stored`'s validators, or `nil` when it has none.
