@@ -163,6 +163,13 @@ import Testing
         #expect(try await cache.dispatch(.get(other)).cacheStatus == .network)
     }
 
+    @Test func onlyIfCachedWithNothingStoredIsA504WithoutReachingTheServer() async throws {
+        let (cache, server) = Self.cache([Self.ok(["Cache-Control": "max-age=600"])], time: ManualTime())
+        let response = try await cache.dispatch(.get(Self.url).header("Cache-Control", "only-if-cached"))
+        #expect(response.statusCode == 504)
+        #expect(server.receivedRequests.isEmpty)
+    }
+
     @Test func clearRemovesEverything() async throws {
         let time = ManualTime()
         let (cache, server) = Self.cache([Self.ok(["Cache-Control": "max-age=600"])], time: time)
