@@ -26,6 +26,7 @@ enum ScenarioRegistry {
         TransportScenario(),
         FullStackScenario(),
         InMemoryScenario(),
+        CacheHitScenario(),
         DIScenario(),
         ReplayScenario(),
         MemoryScenario(),

@@ -6,7 +6,11 @@ import Foundation
 ///
 /// The stack is the README's order: interceptors (a user agent) around the transport, auth around
 /// them (a token in storage, so no refresh ever runs), retry around auth (no request fails, so
-/// none is retried). The baseline sends the same `Authorization` and `User-Agent` headers, so
+/// none is retried), the HTTP cache around retry with a store of zero bytes, so every request
+/// is a miss: the lookup, the storability check and the refused store are paid each time, and
+/// the wire bytes stay those of the baseline. (A store with room would answer from itself: the
+/// nginx payloads carry `Last-Modified`, which makes them heuristically fresh for a while.)
+/// The baseline sends the same `Authorization` and `User-Agent` headers, so
 /// both sides put the same bytes on the wire and the ratio is the cost of the policies.
 ///
 /// Metrics (into an ``InMemoryMetrics``) sit between the interceptors and auth, and a queue of 64
@@ -17,7 +21,8 @@ struct FullStackScenario: Scenario {
     let name = "full-stack"
     let summary =
         "raw URLSession + JSONDecoder vs URLSessionDispatcher + interceptors + metrics + auth + retry "
-        + "+ queue of 64 (req/s); logging does not exist yet and is not in the stack"
+        + "+ HTTP cache (a miss each time) + queue of 64 (req/s); logging does not exist yet and is not "
+        + "in the stack"
 
     static let target = Target.ratioAtLeast(0.93)
     static let userAgent = "ErrandBenchmarks/1.0"
@@ -52,6 +57,8 @@ struct FullStackScenario: Scenario {
                 }
             )
             .retrying(.default)
+            // The HTTP cache, with no room, so each request is a miss.
+            .caching(MemoryCacheStore(byteLimit: 0))
             .limitingConcurrency(to: 64)
     }
 }

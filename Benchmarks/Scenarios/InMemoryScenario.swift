@@ -75,7 +75,7 @@ struct InMemoryScenario: Scenario {
     }
 
     /// Wall and CPU µs per operation, once the decoded values are checked.
-    private static func sample(_ stopwatch: Stopwatch, _ operations: Int, _ sum: Int, _ expected: Int)
+    static func sample(_ stopwatch: Stopwatch, _ operations: Int, _ sum: Int, _ expected: Int)
         throws -> Sample
     {
         let wall = stopwatch.elapsed.seconds * 1e6 / Double(operations)

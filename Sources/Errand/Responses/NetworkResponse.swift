@@ -12,18 +12,34 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
     public var url: URL?
     /// The request this answers, as it was dispatched.
     public var request: RequestData?
+    /// Whether the response came from an HTTP cache (see `caching(_:)`): `.network` unless a
+    /// caching dispatcher answered from its store, with or without asking the server first.
+    public var cacheStatus: CacheStatus
 
     /// Creates a response.
+    ///
+    /// - Parameters:
+    ///   - statusCode: The HTTP status code.
+    ///   - headers: The response headers.
+    ///   - body: The body bytes.
+    ///   - url: The URL that answered.
+    ///   - request: The request this answers.
+    ///   - cacheStatus: Whether it came from a cache; `.network` by default.
     public init(
         statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil,
-        request: RequestData? = nil
+        request: RequestData? = nil, cacheStatus: CacheStatus = .network
     ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.url = url
         self.request = request
+        self.cacheStatus = cacheStatus
     }
+
+    /// Whether the body came from a cache's store rather than from the server this time: `true`
+    /// for ``CacheStatus/hit`` and ``CacheStatus/revalidated``.
+    public var isFromCache: Bool { cacheStatus != .network }
 
     /// The status with its reason phrase and the body size, for logs.
     public var description: String {

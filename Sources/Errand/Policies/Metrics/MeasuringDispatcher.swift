@@ -88,7 +88,7 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
         switch outcome {
         case .success(let answer):
             response = answer
-            metric.servedFromCache = answer.headers["X-Errand-Cache"]?.lowercased() == "hit"
+            metric.servedFromCache = answer.isFromCache
         case .failure(let error):
             response = error.response
             metric.errorCode = error.code

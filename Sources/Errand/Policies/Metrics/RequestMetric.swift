@@ -36,8 +36,9 @@ public struct RequestMetric: Hashable, Sendable {
     /// response does not carry such a count, so a success reads 1 even when a retry beneath
     /// needed more attempts; measure inside the retry policy to see each attempt.
     public var attempts: Int
-    /// Whether a cache answered instead of the network: `true` when the response has the header
-    /// `X-Errand-Cache: hit`. No cache policy sets it yet, so it is `false` until one does.
+    /// Whether a cache answered instead of the network: the response's
+    /// ``NetworkResponse/isFromCache``, set by a ``CachingDispatcher`` beneath (a hit, or a 304
+    /// that revalidated the stored response).
     public var servedFromCache: Bool
 
     /// Creates a metric.

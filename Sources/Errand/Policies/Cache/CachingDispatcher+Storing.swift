@@ -1,0 +1,81 @@
+import Foundation
+
+// What is stored (RFC 9111 §3), under which key, and what an unsafe request removes (§4.4).
+extension CachingDispatcher {
+    /// The statuses stored without explicit freshness: those RFC 9110 §15.1 calls heuristically
+    /// cacheable, except `206 Partial Content` (this cache does not combine ranges).
+    static let cacheableByDefault = CacheFreshness.heuristicallyCacheableStatuses.subtracting([206])
+
+    /// The methods that do not change anything on the server (RFC 9110 §9.2.1).
+    static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, "TRACE"]
+
+    /// The cache key of `request`: its URL without the method, or `nil` when it has none.
+    func cacheKey(for request: RequestData) -> String? {
+        if baseURL != nil || RequestData.hasScheme(request.path) {
+            return try? WireURL.string(path: request.path, baseURL: baseURL, query: request.query)
+        }
+        // A relative path with no base URL known: keyed as the request describes it.
+        let relative = "/" + request.path.drop { $0 == "/" }
+        guard let origin = URL(string: "relative://") else { return nil }
+        return try? WireURL.string(path: relative, baseURL: origin, query: request.query)
+    }
+
+    /// Whether `response` to `request` may be stored and is worth storing (RFC 9111 §3, §3.5).
+    ///
+    /// A final status other than `206` and `304`; no `no-store`; no `Vary: *`; either a status
+    /// cacheable by default or explicit freshness (`max-age`, `Expires`, `public`, `private`);
+    /// and with a request that had `Authorization`, a response that allows it (`public`,
+    /// `s-maxage` or `must-revalidate`). A response that would be stale at once and has no
+    /// validator to revalidate it with is not worth storing.
+    func isStorable(_ response: NetworkResponse, for request: RequestData) -> Bool {
+        let status = response.statusCode
+        guard (200..<600).contains(status), status != 206, status != 304 else { return false }
+        let control = CacheControl(response.headers)
+        guard !control.noStore, !CachedResponse.varyNames(in: response.headers).contains("*") else {
+            return false
+        }
+        if request.effectiveHeaders.contains("Authorization") {
+            guard control.isPublic || control.sharedMaxAge != nil || control.mustRevalidate else {
+                return false
+            }
+        }
+        let explicit =
+            CacheFreshness.hasExplicitExpiry(response.headers) || control.isPublic || control.isPrivate
+        guard Self.cacheableByDefault.contains(status) || explicit else { return false }
+        let hasValidator = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
+        let time = now()
+        let probe = CachedResponse(
+            key: "", request: request, response: response, requestTime: time, responseTime: time)
+        return hasValidator || CacheFreshness.lifetime(of: probe) > 0
+    }
+
+    /// Stores `entry` in place of the variant it replaces, keeping the others.
+    func save(_ entry: CachedResponse, among variants: [CachedResponse]) {
+        store.store([entry] + variants.filter { !entry.replaces($0) }, for: entry.key)
+    }
+
+    /// Sends an unsafe request and, on a non-error answer, removes what is stored for its URL
+    /// and for a same-origin `Location` or `Content-Location` (RFC 9111 §4.4).
+    func sendUnsafe(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        let response = try await base.sendInline(request)
+        guard !Self.safeMethods.contains(request.method), (200..<400).contains(response.statusCode),
+            let key = cacheKey(for: request)
+        else { return response }
+        store.removeResponses(for: key)
+        for name in ["Location", "Content-Location"] {
+            guard let value = response.headers[name], let target = Self.sameOriginKey(value, relativeTo: key)
+            else { continue }
+            store.removeResponses(for: target)
+        }
+        return response
+    }
+
+    /// The cache key of `reference` resolved against `key`, when it has the same origin.
+    private static func sameOriginKey(_ reference: String, relativeTo key: String) -> String? {
+        guard let base = URL(string: key), let target = URL(string: reference, relativeTo: base)?.absoluteURL,
+            target.scheme?.lowercased() == base.scheme?.lowercased(),
+            target.host?.lowercased() == base.host?.lowercased(), target.port == base.port
+        else { return nil }
+        return try? WireURL.string(path: target.absoluteString, baseURL: nil, query: [])
+    }
+}

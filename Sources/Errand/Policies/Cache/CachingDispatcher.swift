@@ -1,0 +1,168 @@
+import Foundation
+
+/// A dispatcher that keeps responses in a ``CacheStore`` and answers from it as a private HTTP
+/// cache (RFC 9111) would. Made with ``NetworkDispatcher/caching(_:baseURL:now:)``.
+///
+/// - Only `GET` and `HEAD` are answered from the store (a `HEAD` may be answered by a stored
+///   `GET`). A fresh stored response answers at once, without a request reaching the wrapped
+///   dispatcher; its ``NetworkResponse/cacheStatus`` is ``NetworkResponse/CacheStatus/hit``.
+/// - A stale one with an `ETag` or `Last-Modified` is revalidated with `If-None-Match` /
+///   `If-Modified-Since`; a `304` updates the stored headers and delivers the stored body with
+///   its stored status (``NetworkResponse/CacheStatus/revalidated``).
+/// - `no-cache` (on the request or the response) and a request's `max-age=0` always revalidate;
+///   `no-store` (on either) stores nothing; `Vary` keeps one response per combination of the
+///   nominated request header values, and `Vary: *` is never stored.
+/// - A non-error answer to `POST`, `PUT`, `PATCH`, `DELETE` or any other unsafe method removes
+///   what is stored for its URL, and for a same-origin `Location` or `Content-Location`.
+/// - Requests that carry their own conditional headers (`If-None-Match`, …) or a `Range` pass
+///   straight through: the caller is managing validation itself.
+///
+/// The cache key is the request's URL without the method: the path resolved against the base
+/// URL given when the cache was made, else the wrapped dispatcher's when it is a
+/// ``URLSessionDispatcher``; else a relative path is keyed as written, with its query.
+///
+/// Only the request headers this dispatcher sees count for `Vary` and for `Authorization`: put
+/// the cache outside header-setting policies (auth, interceptors) and the cache does not see
+/// their headers, so a response for one user may answer another. Call ``clear()`` when the
+/// signed-in user changes. On Linux this is the only HTTP cache (FoundationNetworking never
+/// consults `URLCache`); on Apple platforms it is independent of `URLCache`, which
+/// ``URLSessionDispatcher/defaultConfiguration()`` turns off, so nothing is cached twice.
+public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
+    /// The dispatcher that sends what the store cannot answer.
+    public let base: any NetworkDispatcher
+    /// Where the responses are kept.
+    public let store: any CacheStore
+    /// The URL relative paths resolve against for the cache key, when known.
+    public let baseURL: URL?
+    let now: @Sendable () -> Date
+
+    /// Creates a caching dispatcher.
+    ///
+    /// - Parameters:
+    ///   - base: The dispatcher that sends what the store cannot answer.
+    ///   - store: Where the responses are kept.
+    ///   - baseURL: The URL relative paths resolve against, for the cache key; by default the
+    ///     wrapped dispatcher's when it is a ``URLSessionDispatcher``.
+    ///   - now: The time, for freshness and ages; inject one in tests.
+    public init(
+        base: any NetworkDispatcher, store: any CacheStore, baseURL: URL? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.base = base
+        self.store = store
+        self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
+        self.now = now
+    }
+
+    /// Removes every stored response, for example when the signed-in user changes.
+    public func clear() {
+        store.removeAll()
+    }
+
+    /// Answers from the store when it can, else sends the request through the wrapped dispatcher.
+    ///
+    /// A fresh stored response is delivered before this returns, with no task started.
+    @discardableResult
+    public func dispatch(
+        request: RequestData,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        if let key = cacheKey(for: request), let hit = freshResponse(for: request, key: key) {
+            onSuccess(hit)
+            return CancellableAction.none
+        }
+        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+            () async throws(NetworkError) in
+            try await send(request)
+        }
+    }
+
+    func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        guard request.method == .get || request.method == .head else { return try await sendUnsafe(request) }
+        guard let key = cacheKey(for: request), Self.usesCache(request) else {
+            return try await base.sendInline(request)
+        }
+        if let hit = freshResponse(for: request, key: key) { return hit }
+        let control = CacheControl(request.headers)
+        let variants = store.responses(for: key)
+        let stored = control.noStore ? nil : variants.first { $0.matches(request) }
+        if control.onlyIfCached {
+            return NetworkResponse(statusCode: 504, request: request)
+        }
+        let conditional = stored.flatMap { Self.conditional(request, revalidating: $0) }
+        let requestTime = now()
+        let response = try await base.sendInline(conditional ?? request)
+        let responseTime = now()
+        if response.statusCode == 304, conditional != nil, let stored {
+            let updated = stored.updated(with: response, requestTime: requestTime, responseTime: responseTime)
+            if !CacheControl(updated.headers).noStore { save(updated, among: variants) }
+            let age = CacheFreshness.currentAge(of: updated, now: responseTime)
+            return updated.response(for: request, age: age, status: .revalidated)
+        }
+        if !control.noStore, isStorable(response, for: request) {
+            let entry = CachedResponse(
+                key: key, request: request, response: response, requestTime: requestTime,
+                responseTime: responseTime)
+            save(entry, among: variants)
+        }
+        return response
+    }
+
+    /// The stored response that may answer `request` now without asking the server, if any.
+    private func freshResponse(for request: RequestData, key: String) -> NetworkResponse? {
+        guard request.method == .get || request.method == .head, Self.usesCache(request) else { return nil }
+        let control = CacheControl(request.headers)
+        guard !control.noStore else { return nil }
+        let now = now()
+        for entry in store.responses(for: key) where entry.matches(request) {
+            let age = CacheFreshness.currentAge(of: entry, now: now)
+            guard CacheFreshness.isFresh(entry, for: control, age: age) else { return nil }
+            return entry.response(for: request, age: age, status: .hit)
+        }
+        return nil
+    }
+
+    /// Whether the cache takes part in `request`: it has no conditional or range headers of its own.
+    static func usesCache(_ request: RequestData) -> Bool {
+        guard !request.headers.isEmpty else { return true }
+        return ![
+            "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+        ]
+        .contains { request.headers.contains($0) }
+    }
+
+    /// `request` made conditional on `stored`'s validators, or `nil` when it has none.
+    private static func conditional(_ request: RequestData, revalidating stored: CachedResponse)
+        -> RequestData?
+    {
+        var conditional = request
+        if let etag = stored.headers["ETag"] { conditional.headers.set("If-None-Match", etag) }
+        if let modified = stored.headers["Last-Modified"] {
+            conditional.headers.set("If-Modified-Since", modified)
+        }
+        return conditional == request ? nil : conditional
+    }
+}
+
+extension NetworkDispatcher {
+    /// This dispatcher behind a private HTTP cache (RFC 9111) that keeps responses in `store`.
+    ///
+    /// ```swift
+    /// let cache = MemoryCacheStore(byteLimit: 20_000_000)
+    /// let api = URLSessionDispatcher(baseURL: baseURL).caching(cache)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: Where the responses are kept; a 10 MB ``MemoryCacheStore`` by default.
+    ///   - baseURL: The URL relative paths resolve against for the cache key; by default this
+    ///     dispatcher's when it is a ``URLSessionDispatcher``.
+    ///   - now: The time, for freshness and ages; inject one in tests.
+    /// - Returns: The caching dispatcher.
+    public func caching(
+        _ store: any CacheStore = MemoryCacheStore(), baseURL: URL? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> CachingDispatcher {
+        CachingDispatcher(base: self, store: store, baseURL: baseURL, now: now)
+    }
+}

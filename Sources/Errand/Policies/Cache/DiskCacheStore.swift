@@ -1,0 +1,159 @@
+import ErrandSync
+import Foundation
+
+/// A ``CacheStore`` in a folder, one file per cache key, bounded in bytes, surviving restarts.
+///
+/// - The folder is created readable by its owner only (mode 0700), and each file is written
+///   with mode 0600, to a temporary name and renamed into place, so a crash mid-write leaves the
+///   previous file whole.
+/// - A file is named by a 64-bit FNV-1a hash of its key, and holds the key itself, so two keys
+///   that hash alike never answer for each other (the newer simply replaces the older).
+/// - A file that cannot be read or decoded (truncated, corrupt, from another version) is deleted
+///   and counts as a miss: never an error, never a crash.
+/// - Over the byte limit, the least recently used files go first: used in this process, or by
+///   modification time for files found when the store was opened.
+///
+/// Write failures (a full disk) leave the response unstored and are otherwise silent: a cache
+/// that cannot keep something is still correct. `Sendable`: its index is behind a lock, and
+/// every file operation happens while holding it.
+public final class DiskCacheStore: CacheStore {
+    private struct Entry {
+        var byteCount: Int
+        var lastUse: Date
+    }
+
+    /// The folder the files are in.
+    public let directory: URL
+    /// The most bytes the files may take together.
+    public let byteLimit: Int
+    private let now: @Sendable () -> Date
+    /// File name to size and last use; `nil` until the folder is first read.
+    private let index = Locked<[String: Entry]?>(nil)
+
+    static let fileExtension = "cacheentry"
+
+    /// Creates a store in `directory`, which is created when it is missing.
+    ///
+    /// - Parameters:
+    ///   - directory: The folder for the files; give each signed-in user or each purpose its own.
+    ///   - byteLimit: The most bytes the files may take together; 50 MB by default.
+    ///   - now: The time, for least-recently-used order.
+    public init(directory: URL, byteLimit: Int = 50_000_000, now: @escaping @Sendable () -> Date = { Date() })
+    {
+        self.directory = directory
+        self.byteLimit = byteLimit
+        self.now = now
+    }
+
+    /// The responses stored under `key`; a file that cannot be read is deleted and counts as none.
+    ///
+    /// - Parameter key: The cache key.
+    /// - Returns: The stored responses, most recently stored first.
+    public func responses(for key: String) -> [CachedResponse] {
+        let name = Self.fileName(for: key)
+        return withIndex { index in
+            guard index[name] != nil else { return [] }
+            let url = directory.appending(path: name)
+            guard let data = try? Data(contentsOf: url),
+                let file = try? JSONDecoder().decode(File.self, from: data),
+                file.key == key
+            else {
+                // A corrupt entry, or another key with the same hash: drop it.
+                try? FileManager.default.removeItem(at: url)
+                index[name] = nil
+                return []
+            }
+            index[name]?.lastUse = now()
+            return file.responses
+        }
+    }
+
+    /// Replaces the file of `key`, deleting the least recently used files to make room.
+    ///
+    /// - Parameters:
+    ///   - responses: The responses to keep; an empty list removes the key.
+    ///   - key: The cache key.
+    public func store(_ responses: [CachedResponse], for key: String) {
+        let name = Self.fileName(for: key)
+        let data = responses.isEmpty ? nil : try? JSONEncoder().encode(File(key: key, responses: responses))
+        withIndex { index in
+            let url = directory.appending(path: name)
+            if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
+            guard let data, data.count <= byteLimit else { return }
+            var total = index.values.reduce(0) { $0 + $1.byteCount }
+            while total + data.count > byteLimit,
+                let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse })
+            {
+                try? FileManager.default.removeItem(at: directory.appending(path: oldest.key))
+                index[oldest.key] = nil
+                total -= oldest.value.byteCount
+            }
+            guard (try? PrivateFile.write(data, to: url)) != nil else { return }
+            index[name] = Entry(byteCount: data.count, lastUse: now())
+        }
+    }
+
+    /// Removes the file of `key`.
+    ///
+    /// - Parameter key: The cache key.
+    public func removeResponses(for key: String) {
+        store([], for: key)
+    }
+
+    /// Removes every file of the store (other files in the folder are left alone).
+    public func removeAll() {
+        withIndex { index in
+            for name in index.keys {
+                try? FileManager.default.removeItem(at: directory.appending(path: name))
+            }
+            index = [:]
+        }
+    }
+
+    /// The bytes the files take now.
+    public var byteCount: Int {
+        withIndex { index in index.values.reduce(0) { $0 + $1.byteCount } }
+    }
+
+    /// Runs `body` on the index, reading the folder first when it has not been read.
+    private func withIndex<Result>(_ body: (inout [String: Entry]) -> Result) -> Result {
+        index.withLock { stored in
+            var index = stored ?? scanDirectory()
+            defer { stored = index }
+            return body(&index)
+        }
+    }
+
+    /// The files already in the folder, creating it (mode 0700) when it is missing.
+    private func scanDirectory() -> [String: Entry] {
+        let manager = FileManager.default
+        try? manager.createDirectory(
+            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let urls = (try? manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        var index: [String: Entry] = [:]
+        for url in urls where url.pathExtension == Self.fileExtension {
+            let values = try? url.resourceValues(forKeys: Set(keys))
+            index[url.lastPathComponent] = Entry(
+                byteCount: values?.fileSize ?? 0, lastUse: values?.contentModificationDate ?? .distantPast)
+        }
+        return index
+    }
+
+    /// The file name for `key`: its FNV-1a hash in hexadecimal.
+    static func fileName(for key: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex + "." + fileExtension
+    }
+
+    /// What a file holds: the key, to tell hash collisions apart, and its responses.
+    private struct File: Codable {
+        let key: String
+        let responses: [CachedResponse]
+    }
+}
