@@ -85,7 +85,11 @@ final class SessionCall: Cancellable {
             stoppingTask: true)
     }
 
-    private func fail(_ error: NetworkError, stoppingTask: Bool = false) {
+    /// Whether the call has not delivered its outcome yet.
+    var isRunning: Bool { state.withLock { $0.onError != nil } }
+
+    /// Delivers `error`, unless an outcome was delivered already.
+    func fail(_ error: NetworkError, stoppingTask: Bool = false) {
         guard let (_, onError) = finish(stoppingTask: stoppingTask) else { return }
         onError(error)
     }
