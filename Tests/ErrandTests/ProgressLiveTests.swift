@@ -69,6 +69,19 @@ struct ProgressLiveTests {
         #expect(downloads.last?.completedBytes == 102_400)
     }
 
+    @Test func reportsAnEmptyDownloadAsComplete() async throws {
+        // Given a body of zero bytes: no data ever arrives to count
+        let recorder = ProgressRecorder()
+
+        // When it is fetched with progress
+        let response = try await recorder.send(.get("/bytes/0"), through: dispatcher)
+
+        // Then one final event still says the download is complete
+        #expect(response.body.isEmpty)
+        #expect(recorder.events == [TransferProgress(direction: .download, completedBytes: 0, totalBytes: 0)])
+        #expect(recorder.events.last?.fraction == 1)
+    }
+
     @Test func executeDeliversTheLastEventBeforeTheValueOnTheCallbackQueue() async throws {
         // Given one serial callback queue for progress and outcome
         let queue = DispatchQueue(label: "errand.tests.progress-execute")
