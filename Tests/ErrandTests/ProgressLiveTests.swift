@@ -82,6 +82,20 @@ struct ProgressLiveTests {
         #expect(recorder.events.last?.fraction == 1)
     }
 
+    @Test func leavesTheTotalUnknownForACompressedDownload() async throws {
+        // Given a gzip body: its Content-Length counts compressed bytes, the body arrives decoded
+        let recorder = ProgressRecorder()
+
+        // When it is fetched with progress
+        let response = try await recorder.send(.get("/gzip"), through: dispatcher)
+
+        // Then no event claims a total, and the last one has every decoded byte
+        let downloads = recorder.events.filter { $0.direction == .download }
+        #expect(!downloads.isEmpty)
+        #expect(downloads.allSatisfy { $0.totalBytes == nil })
+        #expect(downloads.last?.completedBytes == Int64(response.body.count))
+    }
+
     @Test func executeDeliversTheLastEventBeforeTheValueOnTheCallbackQueue() async throws {
         // Given one serial callback queue for progress and outcome
         let queue = DispatchQueue(label: "errand.tests.progress-execute")
