@@ -43,7 +43,8 @@
 
             // When a request with progress is sent there
             dispatcher.dispatch(
-                request: .get("http://127.0.0.1:\(listener.port)/pinned"), progressQueue: nil, progress: { _ in },
+                request: .get("http://127.0.0.1:\(listener.port)/pinned"), progressQueue: nil,
+                progress: { _ in },
                 onSuccess: probe.onSuccess, onError: probe.onError)
 
             // Then it is refused as well
@@ -57,7 +58,8 @@
             let httpbin = try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")
             let listener = try CountingListener()
             defer { listener.stop() }
-            let dispatcher = URLSessionDispatcher(baseURL: httpbin, pinning: try PublicKeyPins(["localhost": Self.pins]))
+            let dispatcher = URLSessionDispatcher(
+                baseURL: httpbin, pinning: try PublicKeyPins(["localhost": Self.pins]))
 
             // When httpbin redirects there
             let error = await #expect(throws: NetworkError.self) {

@@ -74,7 +74,9 @@ import Testing
 
         // When every strict prefix, and bytes flipped in its headers, are read
         for length in 0..<bytes.count {
-            #expect(throws: NetworkError.self) { try PublicKeyPins.pin(ofCertificate: Data(bytes[0..<length])) }
+            #expect(throws: NetworkError.self) {
+                try PublicKeyPins.pin(ofCertificate: Data(bytes[0..<length]))
+            }
         }
         var trailing = bytes
         trailing.append(0)
@@ -89,7 +91,8 @@ import Testing
 
     @Test(arguments: [
         Data(), Data([0x30]), Data([0x30, 0x84, 0xff, 0xff, 0xff, 0xff]), Data([0x30, 0x80, 0x00, 0x00]),
-        Data([0x30, 0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9]), Data([0x1f, 0x01, 0x00]), Data("not a certificate".utf8),
+        Data([0x30, 0x89, 1, 2, 3, 4, 5, 6, 7, 8, 9]), Data([0x1f, 0x01, 0x00]),
+        Data("not a certificate".utf8),
         Data([0x30, 0x03, 0x30, 0x01, 0x02]), Data([0x30, 0x05, 0x30, 0x03, 0xa0, 0x01, 0x00]),
     ])
     func refusesMalformedDER(bytes: Data) throws {
@@ -143,7 +146,9 @@ import Testing
 
         // Then the exact entry's pins apply to its host, the wildcard's to the others
         #expect(pins.pins(forHost: "api.example.com") == Set(exact))
-        #expect(pins.pins(forHost: "www.example.com") == Set(Self.validPins.compactMap { Data(base64Encoded: $0) }))
+        #expect(
+            pins.pins(forHost: "www.example.com")
+                == Set(Self.validPins.compactMap { Data(base64Encoded: $0) }))
     }
 
     @Test func theErrorCodeHasAMessageForPeople() {

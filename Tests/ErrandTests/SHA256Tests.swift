@@ -27,7 +27,9 @@ import Testing
         let message = Data(repeating: UInt8(ascii: "a"), count: 1_000_000)
 
         // When it is hashed, Then the digest is the published one
-        #expect(Self.hex(SHA256.hash(message)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(
+            Self.hex(SHA256.hash(message))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     @Test func padsEveryLengthAroundABlockBoundary() throws {

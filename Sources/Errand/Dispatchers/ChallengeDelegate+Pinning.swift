@@ -9,7 +9,8 @@
     extension ChallengeDelegate {
         func answerPinned(
             _ challenge: URLAuthenticationChallenge, task: URLSessionTask, pins: PublicKeyPins,
-            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+            completionHandler:
+                @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
             let host = challenge.protectionSpace.host
             guard let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil),

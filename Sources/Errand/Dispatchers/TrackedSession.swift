@@ -24,11 +24,15 @@ final class TrackedSession: Sendable {
     var session: URLSession {
         state.withLock { state in
             if let session = state.session { return session }
-            let session = URLSession(configuration: state.configuration, delegate: delegate, delegateQueue: nil)
+            let session = URLSession(
+                configuration: state.configuration, delegate: delegate, delegateQueue: nil)
             state.session = session
             return session
         }
     }
+
+    /// Whether the session was made: whether any request asked for progress.
+    var isMade: Bool { state.withLock { $0.session != nil } }
 
     /// Lets running tasks finish, then releases the session, if it was ever made.
     func invalidate() {

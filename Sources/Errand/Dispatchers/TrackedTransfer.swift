@@ -77,7 +77,8 @@ final class TrackedTransfer: Sendable {
                 if uploadTotal > 0, state.sent < uploadTotal {
                     state.sent = uploadTotal
                     finals.append(
-                        TransferProgress(direction: .upload, completedBytes: uploadTotal, totalBytes: uploadTotal))
+                        TransferProgress(
+                            direction: .upload, completedBytes: uploadTotal, totalBytes: uploadTotal))
                 }
                 let count = Int64(state.body.count)
                 // The total is known at the end: the bytes that came, when they differ from what was announced.

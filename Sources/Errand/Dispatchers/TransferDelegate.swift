@@ -55,7 +55,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         #if !canImport(Security)
             // Where pins cannot be checked, a redirect must not carry the request to a pinned host.
             if let pins, let host = request.url?.host, pins.covers(host: host) {
-                transfer(for: task)?.refuse(.pinningUnavailable(host: host, request: transfer(for: task)?.call.request))
+                transfer(for: task)?.refuse(
+                    .pinningUnavailable(host: host, request: transfer(for: task)?.call.request))
                 completionHandler(nil)
                 return
             }
@@ -67,11 +68,14 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        challenges.urlSession(session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        challenges.urlSession(
+            session, task: task, didReceive: challenge, completionHandler: completionHandler)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+            return
+        }
         if let refusal = challenges.takeRefusal(forTask: task.taskIdentifier) {
             transfer.refuse(refusal.attaching(transfer.call.request))
         }

@@ -31,7 +31,8 @@ extension URLSessionDispatcher {
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         send(
-            request, reporter: ProgressReporter(queue: progressQueue, handler: progress), onSuccess: onSuccess,
+            request, reporter: ProgressReporter(queue: progressQueue, handler: progress),
+            onSuccess: onSuccess,
             onError: onError)
     }
 }
@@ -60,7 +61,8 @@ extension RequestType {
     ) -> any Cancellable {
         let reporting = ProgressReportingDispatcher(
             base: dispatcher, reporter: ProgressReporter(queue: callbackQueue, handler: progress))
-        return execute(dispatcher: reporting, callbackQueue: callbackQueue, onSuccess: onSuccess, onError: onError)
+        return execute(
+            dispatcher: reporting, callbackQueue: callbackQueue, onSuccess: onSuccess, onError: onError)
     }
 }
 

@@ -26,7 +26,9 @@
             let named = withUnsafeMutablePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &size) }
             }
-            guard descriptor >= 0, bound == 0, named == 0, listen(descriptor, 16) == 0 else { throw Failure() }
+            guard descriptor >= 0, bound == 0, named == 0, listen(descriptor, 16) == 0 else {
+                throw Failure()
+            }
             port = UInt16(bigEndian: address.sin_port)
             let lines = lines
             Thread.detachNewThread {
@@ -46,7 +48,8 @@
                     }
                     let line = String(decoding: head, as: UTF8.self).components(separatedBy: "\r\n")[0]
                     lines.withLock { $0.append(line) }
-                    let answer = Array("HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
+                    let answer = Array(
+                        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8)
                     _ = write(connection, answer, answer.count)
                     close(connection)
                 }

@@ -31,7 +31,8 @@ enum OpenSSL {
 
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appending(path: "errand-pins-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "errand-pins-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

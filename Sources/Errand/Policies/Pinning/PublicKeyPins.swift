@@ -86,7 +86,9 @@ public struct PublicKeyPins: Hashable, Sendable {
     func accepts(host: String, certificates: [Data]) -> Bool {
         guard let pinned = pins(forHost: host) else { return true }
         return certificates.contains { certificate in
-            guard let keyInfo = DERReader.subjectPublicKeyInfo(ofCertificate: certificate) else { return false }
+            guard let keyInfo = DERReader.subjectPublicKeyInfo(ofCertificate: certificate) else {
+                return false
+            }
             return pinned.contains(SHA256.hash(keyInfo))
         }
     }
