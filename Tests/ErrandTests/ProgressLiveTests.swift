@@ -126,6 +126,22 @@ struct ProgressLiveTests {
         #expect(probe.deliveries.count == 1)
     }
 
+    @Test func asyncExecuteReportsProgressToo() async throws {
+        // Given a progress recorder
+        let recorder = ProgressRecorder()
+
+        // When a request is executed with async/await and progress
+        let data = try await Request<Data>(.get("/bytes/4096")).execute(
+            dispatcher: dispatcher, progressQueue: recorder.queue, progress: recorder.record)
+
+        // Then the last event carries the full count
+        #expect(data.count == 4096)
+        #expect(
+            recorder.events.last
+                == TransferProgress(direction: .download, completedBytes: 4096, totalBytes: 4096))
+        #expect(recorder.offQueue == 0)
+    }
+
     @Test func theFastPathReportsNothingAndStillWorks() async throws {
         // Given a plain dispatch, without progress
         let probe = CallbackProbe<NetworkResponse>()

@@ -25,6 +25,11 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
+    /// Forgets a task that was never resumed.
+    func untrack(_ task: URLSessionTask) {
+        _ = transfers.withLock { $0.removeValue(forKey: task.taskIdentifier) }
+    }
+
     private func transfer(for task: URLSessionTask) -> TrackedTransfer? {
         transfers.withLock { $0[task.taskIdentifier] }
     }

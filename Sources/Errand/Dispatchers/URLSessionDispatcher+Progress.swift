@@ -66,6 +66,29 @@ extension RequestType {
     }
 }
 
+extension RequestType {
+    /// Sends the request through `dispatcher`, reporting progress, and returns the decoded value.
+    ///
+    /// Cancelling the task cancels the request and throws `cancelled` promptly.
+    ///
+    /// - Parameters:
+    ///   - dispatcher: The dispatcher that sends the request and counts its bytes.
+    ///   - progressQueue: Where `progress` runs; the main queue by default, `nil` for the
+    ///     session's delegate queue.
+    ///   - progress: Called with each new count of the upload or the download.
+    /// - Returns: The decoded value.
+    /// - Throws: `NetworkError`: transport, timeout, cancellation, status, decoding.
+    public func execute(
+        dispatcher: URLSessionDispatcher,
+        progressQueue: DispatchQueue? = .main,
+        progress: @escaping @Sendable (TransferProgress) -> Void
+    ) async throws(NetworkError) -> ResponseType {
+        let reporting = ProgressReportingDispatcher(
+            base: dispatcher, reporter: ProgressReporter(queue: progressQueue, handler: progress))
+        return try await execute(dispatcher: reporting)
+    }
+}
+
 /// A `URLSessionDispatcher` seen through one request's progress handler.
 private struct ProgressReportingDispatcher: NetworkDispatcher {
     let base: URLSessionDispatcher

@@ -142,7 +142,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
             let task = trackedSession.session.dataTask(with: urlRequest)
             let upload = Int64(urlRequest.httpBody?.count ?? 0)
             transfers.track(task, as: TrackedTransfer(call: call, reporter: reporter, uploadTotal: upload))
-            call.start(task, deadlines: deadlines)
+            // A task never resumed never completes: forget it here, or its entry would stay.
+            if !call.start(task, deadlines: deadlines) { transfers.untrack(task) }
             return call
         }
         let challenges = self.challenges

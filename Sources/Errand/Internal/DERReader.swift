@@ -35,18 +35,20 @@ struct DERReader {
         var cursor = start + 1
         let first = bytes[cursor]
         cursor += 1
-        var length = 0
+        // UInt64, so four length bytes cannot overflow where Int has 32 bits.
+        var length: UInt64 = 0
         if first < 0x80 {
-            length = Int(first)
+            length = UInt64(first)
         } else {
             let count = Int(first & 0x7f)
             // Indefinite length (0x80) is not DER; more than four length bytes is not a certificate.
             guard count >= 1, count <= 4, cursor + count <= bytes.count else { return nil }
-            for byte in bytes[cursor..<cursor + count] { length = length << 8 | Int(byte) }
+            for byte in bytes[cursor..<cursor + count] { length = length << 8 | UInt64(byte) }
             cursor += count
         }
-        guard length <= bytes.count - cursor else { return nil }
-        offset = cursor + length
+        guard length <= UInt64(bytes.count - cursor) else { return nil }
+        let end = cursor + Int(length)
+        offset = end
         return Element(
             tag: tag, encoded: Data(bytes[start..<offset]), contents: Data(bytes[cursor..<offset]))
     }
