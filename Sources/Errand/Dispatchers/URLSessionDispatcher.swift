@@ -147,8 +147,10 @@ public final class URLSessionDispatcher: NetworkDispatcher {
             return call
         }
         let challenges = self.challenges
+        let pinned = pins != nil
         let task = session.dataTask(with: urlRequest) { data, response, error in
-            if let refusal = challenges?.takeRefusal(forTask: call.taskIdentifier) {
+            // Only a dispatcher with pins can have refused a server's trust.
+            if pinned, let refusal = challenges?.takeRefusal(forTask: call.taskIdentifier) {
                 call.fail(refusal.attaching(call.request))
                 return
             }
