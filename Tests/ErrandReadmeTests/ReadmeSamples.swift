@@ -180,3 +180,23 @@ extension ReadmeSamples {
         return measured
     }
 }
+
+func uploadPhoto(_ photo: Data, api: URLSessionDispatcher, show: @escaping @Sendable (Double?) -> Void) {
+    Request<EmptyResponse>(.post("/photos").body(.raw(photo, contentType: "image/jpeg"))).execute(
+        dispatcher: api,
+        progress: { progress in
+            if progress.direction == .upload { show(progress.fraction) }  // nil: length unknown
+        },
+        onSuccess: { _ in show(1) },
+        onError: { error in print(error.userMessage) })
+}
+
+func pinnedAPI() throws -> URLSessionDispatcher {
+    let pins = try PublicKeyPins([
+        "api.example.com": [
+            "r/mIkG3eEpVdm+u/ko/cwxzOMo1bk4TyHIlByibiA5E=",  // the key in use
+            "YLh1dUR9y6Kja30RrAn7JKnbQG/uEtLMkBgFF2Fuihg=",  // the backup key, kept offline
+        ]
+    ])
+    return URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!, pinning: pins)
+}

@@ -10,10 +10,19 @@ import Foundation
 /// Left to default handling, FoundationNetworking on Linux waits forever on a 401 that carries
 /// `WWW-Authenticate: Basic`. Errand's auth lives in its policies, not in URLSession's credential
 /// store, so there the challenge is cancelled and the 401 response (status and headers; the
-/// body is lost) is delivered as an answer. Server
-/// trust and client certificate challenges keep the system's default handling.
+/// body is lost) is delivered as an answer. Server trust challenges for hosts with pins are
+/// checked against them where the platform allows (see `ChallengeDelegate+Pinning.swift`);
+/// others, and client certificate challenges, keep the system's default handling.
 final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
+    /// The pinning failures of tasks whose server trust challenge was refused.
+    let refusals = Locked<[Int: NetworkError]>([:])
+    /// The public keys that pinned hosts must present.
+    let pins: PublicKeyPins?
+
+    init(pins: PublicKeyPins? = nil) {
+        self.pins = pins
+    }
 
     /// The challenges a server makes with `WWW-Authenticate`; others (TLS) keep default handling.
     private static let httpMethods: Set<String> = [
@@ -25,6 +34,14 @@ final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
+        #if canImport(Security)
+            if challenge.protectionSpace.authenticationMethod == NSURLAuthenticationMethodServerTrust,
+                let pins, pins.covers(host: challenge.protectionSpace.host)
+            {
+                answerPinned(challenge, task: task, pins: pins, completionHandler: completionHandler)
+                return
+            }
+        #endif
         guard Self.httpMethods.contains(challenge.protectionSpace.authenticationMethod),
             let response = (challenge.failureResponse ?? task.response) as? HTTPURLResponse
         else {
@@ -45,5 +62,10 @@ final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     /// The 401 response recorded for a task whose challenge was cancelled, once.
     func takeChallengedResponse(forTask identifier: Int) -> HTTPURLResponse? {
         challenged.withLock { $0.removeValue(forKey: identifier) }
+    }
+
+    /// The pinning failure recorded for a task whose server trust was refused, once.
+    func takeRefusal(forTask identifier: Int) -> NetworkError? {
+        refusals.withLock { $0.removeValue(forKey: identifier) }
     }
 }

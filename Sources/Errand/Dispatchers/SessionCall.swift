@@ -34,7 +34,11 @@ final class SessionCall: Cancellable {
     }
 
     /// Starts the task and its deadline on `deadlines`.
-    func start(_ task: URLSessionTask, deadlines: DeadlineScheduler) {
+    ///
+    /// - Returns: `false` when the call had already ended (its deadline passed at once), so the
+    ///   task was never resumed.
+    @discardableResult
+    func start(_ task: URLSessionTask, deadlines: DeadlineScheduler) -> Bool {
         let timer = deadlines.schedule(after: deadline) { [weak self] in self?.expire() }
         let running = Running(task: task, timer: timer, deadlines: deadlines)
         let started = state.withLock { state in
@@ -44,10 +48,11 @@ final class SessionCall: Cancellable {
         }
         guard started else {
             deadlines.cancel(timer)
-            return
+            return false
         }
         startedTask.store(task.taskIdentifier, ordering: .releasing)
         task.resume()
+        return true
     }
 
     /// Delivers what the session reported.
@@ -85,7 +90,11 @@ final class SessionCall: Cancellable {
             stoppingTask: true)
     }
 
-    private func fail(_ error: NetworkError, stoppingTask: Bool = false) {
+    /// Whether the call has not delivered its outcome yet.
+    var isRunning: Bool { state.withLock { $0.onError != nil } }
+
+    /// Delivers `error`, unless an outcome was delivered already.
+    func fail(_ error: NetworkError, stoppingTask: Bool = false) {
         guard let (_, onError) = finish(stoppingTask: stoppingTask) else { return }
         onError(error)
     }

@@ -14,6 +14,11 @@ import Foundation
 /// ephemeral session: no shared cookie store, no URL cache.
 ///
 /// Redirects are followed; gzip and deflate bodies arrive decompressed.
+///
+/// Upload and download progress are reported for requests sent with
+/// ``dispatch(request:progressQueue:progress:onSuccess:onError:)``; public-key pins are checked
+/// for the hosts given to ``init(baseURL:configuration:timeout:pinning:)`` (on Linux, where they
+/// cannot be checked, requests to those hosts are refused).
 public final class URLSessionDispatcher: NetworkDispatcher {
     /// The URL that relative request paths resolve against.
     public let baseURL: URL?
@@ -24,6 +29,12 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     private let ownsSession: Bool
     private let challenges: ChallengeDelegate?
     private let deadlines = DeadlineScheduler()
+    /// The public keys pinned per host; `nil` when nothing is pinned.
+    let pins: PublicKeyPins?
+    /// The delegate of the second session, for requests that ask for progress.
+    let transfers: TransferDelegate
+    /// The second session, made the first time a request asks for progress.
+    let trackedSession: TrackedSession
 
     /// Creates a dispatcher with a session of its own.
     ///
@@ -34,22 +45,33 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     ///     default. `.infinity` means no deadline. A NaN, zero or negative value does not stop
     ///     the program: every request that does not set its own timeout fails with
     ///     `invalidRequest`, naming this timeout.
+    ///   - pinning: Public keys that the named hosts must present; `nil` (the default) pins
+    ///     nothing. A chain with no pinned key fails with `pinning`. On Linux, where
+    ///     FoundationNetworking cannot show the server's certificates, every request to a pinned
+    ///     host fails with `pinning` before any connection is made.
     public init(
         baseURL: URL? = nil,
         configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
-        timeout: TimeInterval = 60
+        timeout: TimeInterval = 60,
+        pinning: PublicKeyPins? = nil
     ) {
-        let challenges = ChallengeDelegate()
+        let challenges = ChallengeDelegate(pins: pinning)
+        let transfers = TransferDelegate(pins: pinning)
         self.baseURL = baseURL
         self.timeout = timeout
         self.challenges = challenges
+        self.pins = pinning
+        self.transfers = transfers
         self.session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        self.trackedSession = TrackedSession(configuration: configuration, delegate: transfers)
         self.ownsSession = true
     }
 
     /// Creates a dispatcher that sends through a session you own.
     ///
-    /// The deadline still holds. The 401 challenge handling is whatever your session's delegate does.
+    /// The deadline still holds. The 401 challenge handling is whatever your session's delegate
+    /// does. Requests that ask for progress go through a second session, made with a copy of
+    /// your session's configuration and a delegate of the dispatcher's own.
     ///
     /// - Parameters:
     ///   - baseURL: The URL that relative paths resolve against.
@@ -62,10 +84,15 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         self.session = session
         self.ownsSession = false
         self.challenges = nil
+        self.pins = nil
+        let transfers = TransferDelegate(pins: nil)
+        self.transfers = transfers
+        self.trackedSession = TrackedSession(configuration: session.configuration, delegate: transfers)
     }
 
     deinit {
         if ownsSession { session.finishTasksAndInvalidate() }
+        trackedSession.invalidate()
     }
 
     /// An ephemeral configuration with no URL cache and no shared cookie storage.
@@ -83,6 +110,16 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
+        send(request, reporter: nil, onSuccess: onSuccess, onError: onError)
+    }
+
+    /// Sends `request` on the fast path, or as a tracked transfer when it reports progress (or
+    /// may be redirected to a pinned host that cannot be checked here).
+    func send(
+        _ request: RequestData, reporter: ProgressReporter?,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
         let deadline = request.timeout ?? timeout
         let urlRequest: URLRequest
         do throws(NetworkError) {
@@ -95,13 +132,28 @@ public final class URLSessionDispatcher: NetworkDispatcher {
                     request: request)
             }
             urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline)
+            try refuseUncheckablePins(urlRequest, request: request)
         } catch {
             onError(error)
             return CancellableAction.none
         }
         let call = SessionCall(request: request, deadline: deadline, onSuccess: onSuccess, onError: onError)
+        if reporter != nil || pinsNeedTracking {
+            let task = trackedSession.session.dataTask(with: urlRequest)
+            let upload = Int64(urlRequest.httpBody?.count ?? 0)
+            transfers.track(task, as: TrackedTransfer(call: call, reporter: reporter, uploadTotal: upload))
+            // A task never resumed never completes: forget it here, or its entry would stay.
+            if !call.start(task, deadlines: deadlines) { transfers.untrack(task) }
+            return call
+        }
         let challenges = self.challenges
+        let pinned = pins != nil
         let task = session.dataTask(with: urlRequest) { data, response, error in
+            // Only a dispatcher with pins can have refused a server's trust.
+            if pinned, let refusal = challenges?.takeRefusal(forTask: call.taskIdentifier) {
+                call.fail(refusal.attaching(call.request))
+                return
+            }
             let challenged = challenges?.takeChallengedResponse(forTask: call.taskIdentifier)
             call.complete(
                 data: data, response: response ?? challenged, error: challenged == nil ? error : nil)

@@ -29,6 +29,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         /// The token storage could not be read or written (a corrupt or unreadable token file, a
         /// keychain error); the stored session is not usable until it is fixed or cleared.
         case tokenStorage
+        /// The server's certificate chain carries none of the keys pinned for its host, or
+        /// pinning cannot be enforced on this platform, so nothing was sent.
+        case pinning
     }
 
     /// What kind of failure this is.
@@ -79,6 +82,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .unmatchedRequest: "No saved response matches this request."
         case .cassette: "Saved responses could not be read or written."
         case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
+        case .pinning: "The connection to the server could not be verified as secure."
         }
     }
 

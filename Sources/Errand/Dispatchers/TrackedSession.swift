@@ -1,0 +1,41 @@
+import ErrandSync
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A dispatcher's second session, for delegate-driven tasks, made on first use.
+///
+/// Most dispatchers never send a request that asks for progress, so they never pay for the
+/// session (on Linux, a curl multi handle and a queue).
+final class TrackedSession: Sendable {
+    private let state: Locked<(configuration: URLSessionConfiguration, session: URLSession?)>
+    private let delegate: TransferDelegate
+
+    init(configuration: URLSessionConfiguration, delegate: TransferDelegate) {
+        // A copy, so later changes to the caller's configuration object do not leak in.
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        self.state = Locked((copy, nil))
+        self.delegate = delegate
+    }
+
+    /// The session, made now if needed.
+    var session: URLSession {
+        state.withLock { state in
+            if let session = state.session { return session }
+            let session = URLSession(
+                configuration: state.configuration, delegate: delegate, delegateQueue: nil)
+            state.session = session
+            return session
+        }
+    }
+
+    /// Whether the session was made: whether any request asked for progress.
+    var isMade: Bool { state.withLock { $0.session != nil } }
+
+    /// Lets running tasks finish, then releases the session, if it was ever made.
+    func invalidate() {
+        state.withLock { $0.session }?.finishTasksAndInvalidate()
+    }
+}
