@@ -1,0 +1,58 @@
+import ErrandSync
+import Foundation
+
+/// A sink that writes each entry to a file handle, standard error by default, as whole lines.
+///
+/// Entries are written under a lock, one write each, so the lines of requests running at the
+/// same time never mix within a line.
+public final class StreamLogSink: LogSink {
+    private let handle: Locked<FileHandle>
+
+    /// Creates a sink.
+    ///
+    /// - Parameter handle: Where lines go; standard error when omitted.
+    public init(_ handle: FileHandle = .standardError) {
+        self.handle = Locked(handle)
+    }
+
+    /// Writes `line`'s text and a newline.
+    ///
+    /// - Parameter line: The entry.
+    public func log(_ line: LogLine) {
+        let data = Data((line.text + "\n").utf8)
+        handle.withLock { handle in
+            // A closed or full stream must not take the request down with it.
+            try? handle.write(contentsOf: data)
+        }
+    }
+}
+
+#if canImport(os)
+    import os
+
+    /// A sink that writes each entry to an `os.Logger`, at `.debug` for requests and responses
+    /// and `.error` for failures. The text is already redacted, so it is logged as public.
+    @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
+    public struct OSLogSink: LogSink {
+        /// The logger entries go to.
+        public let logger: Logger
+
+        /// Creates a sink.
+        ///
+        /// - Parameter logger: The logger; subsystem `Errand`, category `network` when omitted.
+        public init(_ logger: Logger = Logger(subsystem: "Errand", category: "network")) {
+            self.logger = logger
+        }
+
+        /// Writes `line` to the logger.
+        ///
+        /// - Parameter line: The entry.
+        public func log(_ line: LogLine) {
+            let text = line.text
+            switch line.event {
+            case .failure: logger.error("\(text, privacy: .public)")
+            case .request, .response: logger.debug("\(text, privacy: .public)")
+            }
+        }
+    }
+#endif
