@@ -9,7 +9,8 @@ import Testing
     static let requests: [RequestData] = [
         .post("/anything/a").header("X-Note", #"it's "quoted" $HOME `id` é"#)
             .query("q", "a b&c").body(.text("it's \"x\"\n$HOME `id` \\n é ü 😀")),
-        .put("/anything/b").body(.raw(Data([0x00, 0xFF, 0x27, 0x5C, 0x0A, 0x41, 0xC3]), contentType: "application/octet-stream")),
+        .put("/anything/b").body(
+            .raw(Data([0x00, 0xFF, 0x27, 0x5C, 0x0A, 0x41, 0xC3]), contentType: "application/octet-stream")),
         .post("/anything/c").body(.form(["name": "O'Brien & \"Co\"", "city": "Zürich"])),
         .post("/anything/d").body(
             .multipart([MultipartPart(name: "title", data: Data("it's $x".utf8))], boundary: "b-1")),
@@ -34,7 +35,8 @@ import Testing
             }
             for name in request.effectiveHeaders.map(\.name) {
                 #expect(
-                    Self.header(name, in: viaCurl) == Self.header(name, in: viaErrand), "\(name) for \(command)")
+                    Self.header(name, in: viaCurl) == Self.header(name, in: viaErrand),
+                    "\(name) for \(command)")
                 #expect(Self.header(name, in: viaCurl) != nil, "\(name) missing for \(command)")
             }
         }
@@ -53,18 +55,24 @@ import Testing
         #expect(command.hasPrefix("curl -X 'POST' 'https://api.example.com/login?api_key=%3Credacted%3E'"))
         #expect(command.contains("-H 'Authorization: <redacted>'"))
         #expect(command.contains("--data-binary 'user=ann&password=%3Credacted%3E'"))
-        #expect(try request.curlCommand(baseURL: URL(string: "https://api.example.com"), redacted: false).contains("S-PASS"))
+        #expect(
+            try request.curlCommand(baseURL: URL(string: "https://api.example.com"), redacted: false)
+                .contains("S-PASS"))
     }
 
     @Test func bytesThatCannotBeAnArgumentArePipedThroughPrintf() throws {
         // Given a body with a NUL
-        let request = RequestData.post("https://h/x").body(.raw(Data([0x41, 0x00, 0x27]), contentType: "a/b"))
+        let request = RequestData.post("https://h/x").body(
+            .raw(Data([0x41, 0x00, 0x27]), contentType: "a/b"))
 
         // When its command is made
         let command = try request.curlCommand(baseURL: nil)
 
         // Then printf writes the bytes and curl reads them from standard input
-        #expect(command == #"printf '%b' 'A\0000'\''' | curl -X 'POST' 'https://h/x' -H 'Content-Type: a/b' --data-binary @-"#)
+        #expect(
+            command
+                == #"printf '%b' 'A\0000'\''' | curl -X 'POST' 'https://h/x' -H 'Content-Type: a/b' --data-binary @-"#
+        )
     }
 
     /// The JSON httpbin echoed.
@@ -75,7 +83,8 @@ import Testing
     /// A JSON value as text with sorted keys, to compare.
     static func json(_ value: Any?) -> String? {
         guard let value,
-            let data = try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
+            let data = try? JSONSerialization.data(
+                withJSONObject: value, options: [.sortedKeys, .fragmentsAllowed])
         else { return nil }
         return String(decoding: data, as: UTF8.self)
     }

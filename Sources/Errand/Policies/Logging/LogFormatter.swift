@@ -19,7 +19,8 @@ struct LogFormatter: Sendable {
     }
 
     /// `[errand #12] ← 200 GET /x 12.3 ms 411 B`, and the headers and body at higher levels.
-    func responseText(_ response: NetworkResponse, request: RequestData, id: Int, elapsed: Duration) -> String {
+    func responseText(_ response: NetworkResponse, request: RequestData, id: Int, elapsed: Duration) -> String
+    {
         var text =
             "\(Self.prefix(id)) ← \(response.statusCode) \(target(of: request)) \(Self.milliseconds(elapsed))"
             + " \(response.body.count) B"

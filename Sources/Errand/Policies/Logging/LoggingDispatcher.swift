@@ -68,7 +68,9 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
             count += 1
             return count
         }
-        sink.log(LogLine(requestID: id, level: level, event: .request, text: formatter.requestText(request, id: id)))
+        sink.log(
+            LogLine(
+                requestID: id, level: level, event: .request, text: formatter.requestText(request, id: id)))
         var outcome = Result<NetworkResponse, NetworkError>.failure(.cancelled(request))
         let elapsed = await clock.measure {
             do throws(NetworkError) {
