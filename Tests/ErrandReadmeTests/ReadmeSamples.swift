@@ -200,3 +200,23 @@ func pinnedAPI() throws -> URLSessionDispatcher {
     ])
     return URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!, pinning: pins)
 }
+
+extension ReadmeSamples {
+    /// The first sample of "Logging and cURL".
+    static func logging() -> any NetworkDispatcher {
+        let logged = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .logging(to: StreamLogSink(), level: .basic)
+            .retrying(.default)
+        // [errand #12] → GET /users?page=2
+        // [errand #12] ← 200 GET /users?page=2 12.3 ms 411 B
+        return logged
+    }
+
+    /// The cURL sample of "Logging and cURL"; returns the command it makes.
+    static func curl() throws -> String {
+        let login = RequestData.post("/login").body(.form(["user": "ann", "password": "hunter2"]))
+        let command = try login.curlCommand(baseURL: URL(string: "https://api.example.com"))
+        // curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-binary 'user=ann&password=%3Credacted%3E'
+        return command
+    }
+}

@@ -65,6 +65,14 @@ import Testing
         try await ReadmeSamples.testing()
     }
 
+    @Test func theCurlSampleMakesTheCommandItShows() throws {
+        let command = try ReadmeSamples.curl()
+        #expect(
+            command
+                == "curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-binary 'user=ann&password=%3Credacted%3E'"
+        )
+    }
+
     @Test func theErrorSampleHandlesAnUnmatchedRequest() async {
         await ReadmeSamples.handlingErrors(dispatcher: InMemoryDispatcher())
     }

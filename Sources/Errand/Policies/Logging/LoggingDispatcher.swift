@@ -1,0 +1,117 @@
+import ErrandSync
+import Foundation
+
+/// A dispatcher that writes a line when each request starts and one when it ends, with its
+/// secrets redacted. Made with ``NetworkDispatcher/logging(to:level:redacting:bodyLimit:clock:)``.
+///
+/// Each request gets a number, counted per policy, that starts both of its lines, so a
+/// request's lines can be found among those of requests running at the same time:
+///
+/// ```
+/// [errand #12] → GET /users?page=2
+/// [errand #12] ← 200 GET /users?page=2 12.3 ms 411 B
+/// ```
+///
+/// Redaction happens before a line leaves the policy: header values, query items, JSON keys at
+/// any depth, form fields and multipart fields named in the vocabulary, in requests and in
+/// responses alike.
+public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
+    /// The dispatcher that sends the logged requests.
+    public let base: any NetworkDispatcher
+    /// Where entries go.
+    public let sink: any LogSink
+    /// How much is written about each request.
+    public var level: LogLevel { formatter.level }
+
+    private let formatter: LogFormatter
+    private let clock: any Clock<Duration>
+    private let counter = Locked(0)
+
+    /// Creates a logging dispatcher.
+    ///
+    /// - Parameters:
+    ///   - base: The dispatcher that sends the requests.
+    ///   - sink: Where entries go.
+    ///   - level: How much is written about each request.
+    ///   - vocabulary: The names whose values are redacted; ``SecretVocabulary/none`` turns
+    ///     redaction off.
+    ///   - bodyLimit: The most bytes of a body written at ``LogLevel/body``.
+    ///   - clock: The clock durations are measured on.
+    public init(
+        base: any NetworkDispatcher, sink: any LogSink, level: LogLevel,
+        vocabulary: SecretVocabulary = .default, bodyLimit: Int = 4096,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        self.base = base
+        self.sink = sink
+        self.formatter = LogFormatter(level: level, vocabulary: vocabulary, bodyLimit: max(0, bodyLimit))
+        self.clock = clock
+    }
+
+    /// Logs the request, sends it through the base dispatcher, logs the outcome.
+    @discardableResult
+    public func dispatch(
+        request: RequestData,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+            () async throws(NetworkError) in
+            try await send(request)
+        }
+    }
+
+    /// Logs the request, awaits the base dispatcher, logs the response or the error.
+    func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        guard level > .none else { return try await base.sendInline(request) }
+        let id = counter.withLock { count in
+            count += 1
+            return count
+        }
+        sink.log(
+            LogLine(
+                requestID: id, level: level, event: .request, text: formatter.requestText(request, id: id)))
+        var outcome = Result<NetworkResponse, NetworkError>.failure(.cancelled(request))
+        let elapsed = await clock.measure {
+            do throws(NetworkError) {
+                outcome = .success(try await base.sendInline(request))
+            } catch {
+                outcome = .failure(error)
+            }
+        }
+        switch outcome {
+        case .success(let response):
+            let text = formatter.responseText(response, request: request, id: id, elapsed: elapsed)
+            sink.log(LogLine(requestID: id, level: level, event: .response, text: text))
+            return response
+        case .failure(let error):
+            let text = formatter.failureText(error, request: request, id: id, elapsed: elapsed)
+            sink.log(LogLine(requestID: id, level: level, event: .failure, text: text))
+            throw error
+        }
+    }
+}
+
+extension NetworkDispatcher {
+    /// This dispatcher with its requests and their outcomes written to `sink`, secrets redacted.
+    ///
+    /// At ``LogLevel/none`` this dispatcher is returned as it is, so logging that is off costs
+    /// nothing.
+    ///
+    /// - Parameters:
+    ///   - sink: Where entries go, such as ``StreamLogSink``.
+    ///   - level: How much is written about each request; ``LogLevel/basic`` by default.
+    ///   - vocabulary: The names whose values are redacted; ``SecretVocabulary/default`` unless
+    ///     given, ``SecretVocabulary/none`` to turn redaction off.
+    ///   - bodyLimit: The most bytes of a body written at ``LogLevel/body``; 4096 by default.
+    ///   - clock: The clock durations are measured on; inject a manual clock in tests.
+    /// - Returns: A logging dispatcher, or this dispatcher at ``LogLevel/none``.
+    public func logging(
+        to sink: any LogSink, level: LogLevel = .basic, redacting vocabulary: SecretVocabulary = .default,
+        bodyLimit: Int = 4096, clock: any Clock<Duration> = ContinuousClock()
+    ) -> any NetworkDispatcher {
+        guard level > .none else { return self }
+        return LoggingDispatcher(
+            base: self, sink: sink, level: level, vocabulary: vocabulary, bodyLimit: bodyLimit, clock: clock)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+
+extension SecretVocabulary {
+    /// A body of any kind with its secret values replaced, chosen by its content type: JSON keys
+    /// at any depth, form fields and multipart fields.
+    ///
+    /// - Parameters:
+    ///   - body: The bytes.
+    ///   - contentType: The `Content-Type` the body is sent or received with.
+    /// - Returns: The redacted bytes; the bytes unchanged when the type holds no named values;
+    ///   `nil` when the type says JSON, form or multipart but the bytes cannot be read as such,
+    ///   so the caller shows no content at all.
+    func redactedBody(_ body: Data, contentType: String?) -> Data? {
+        guard !isEmpty, !body.isEmpty else { return body }
+        let type = (contentType ?? "").lowercased()
+        if type.contains("json") {
+            return redactedJSON(body)?.data
+        }
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+            guard let text = String(data: body, encoding: .utf8) else { return nil }
+            let fields = redacted(PercentEncoding.queryItems(in: text))
+            return Data(PercentEncoding.queryString(fields).utf8)
+        }
+        if type.hasPrefix("multipart/") {
+            guard let boundary = Self.boundary(in: contentType ?? "") else { return nil }
+            return redactedMultipart(body, boundary: boundary)?.data
+        }
+        return body
+    }
+
+    /// The query of `items` as it goes on the wire, with secret values shown as the placeholder.
+    func redactedQueryString(_ items: [URLQueryItem]) -> String {
+        let escapedPlaceholder = PercentEncoding.escape(placeholder)
+        return PercentEncoding.queryString(redacted(items)).replacingOccurrences(
+            of: escapedPlaceholder, with: placeholder)
+    }
+
+    /// The `boundary` parameter of a multipart content type, without quotes.
+    private static func boundary(in contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
+            else { continue }
+            return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
+                in: CharacterSet(charactersIn: "\""))
+        }
+        return nil
+    }
+}
