@@ -84,12 +84,12 @@ enum HARSecretScan {
         var seen: Set<[UInt8]> = []
         for secret in secrets where placeholder.isEmpty || !placeholder.contains(secret) {
             for spelling in SecretSpelling.spellings(of: secret) {
-                let bytes = Array(escaped(spelling.text).utf8)
+                let bytes = escaped(spelling.text)
                 guard seen.insert(bytes).inserted else { continue }
                 needles.append(
                     Needle(
                         bytes: bytes,
-                        replacement: spelling.replacement(for: placeholder).map { Array(escaped($0).utf8) },
+                        replacement: spelling.replacement(for: placeholder).map { escaped($0) },
                         wholeWordOnly: spelling.isWholeWordOnly))
             }
         }
@@ -197,26 +197,10 @@ enum HARSecretScan {
         }
     }
 
-    /// The string as the HAR writer spells it inside quotes.
-    static func escaped(_ text: String) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "\u{08}": output += "\\b"
-            case "\u{0C}": output += "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    output += String(format: "\\u%04x", scalar.value)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
+    /// The string's bytes as the HAR writer spells it inside quotes.
+    static func escaped(_ text: String) -> [UInt8] {
+        var output: [UInt8] = []
+        HARJSONSerializer.appendEscaped(text, to: &output)
         return output
     }
 }
