@@ -12,6 +12,8 @@ final class SoloWorkload: Sendable {
         case decode
         /// Callback `execute` on an `InMemoryDispatcher`.
         case inMemory = "in-memory"
+        /// Callback `execute` answered by a fresh response in a `MemoryCacheStore`.
+        case cacheHit = "cache-hit"
         /// Raw `URLSession` + `JSONDecoder`, 8 in flight.
         case rawURLSession = "urlsession-raw"
         /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
@@ -48,6 +50,18 @@ final class SoloWorkload: Sendable {
             }
         case .inMemory:
             let dispatcher = InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
+            return SoloWorkload { count in
+                let tally = Tally()
+                for _ in 0..<count {
+                    request.execute(
+                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
+                        onError: { tally.fail($0) })
+                }
+                try check(try tally.sum(), each * count)
+            }
+        case .cacheHit:
+            // The warm-up's first request stores the response; every later one is a hit.
+            let dispatcher = CacheHitScenario.cache(serving: bytes, for: type)
             return SoloWorkload { count in
                 let tally = Tally()
                 for _ in 0..<count {

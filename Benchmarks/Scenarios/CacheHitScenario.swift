@@ -70,11 +70,9 @@ struct CacheHitScenario: Scenario {
         return rows
     }
 
-    /// A cache over an in-memory dispatcher serving `bytes` fresh for a year, already holding them.
-    ///
-    /// - Throws: `BenchmarkError` when the second request is not a hit.
-    static func primedCache<Payload: BenchmarkPayload>(serving bytes: Data, for type: Payload.Type)
-        async throws -> CachingDispatcher
+    /// An empty cache over an in-memory dispatcher serving `bytes` fresh for a year.
+    static func cache<Payload: BenchmarkPayload>(serving bytes: Data, for type: Payload.Type)
+        -> CachingDispatcher
     {
         let server = InMemoryDispatcher(recordsRequests: false)
         server.stub(
@@ -82,7 +80,16 @@ struct CacheHitScenario: Scenario {
             response: .status(
                 200, headers: ["Content-Type": "application/json", "Cache-Control": "max-age=31536000"],
                 body: bytes))
-        let cache = server.caching(MemoryCacheStore())
+        return server.caching(MemoryCacheStore())
+    }
+
+    /// A cache over an in-memory dispatcher serving `bytes` fresh for a year, already holding them.
+    ///
+    /// - Throws: `BenchmarkError` when the second request is not a hit.
+    static func primedCache<Payload: BenchmarkPayload>(serving bytes: Data, for type: Payload.Type)
+        async throws -> CachingDispatcher
+    {
+        let cache = cache(serving: bytes, for: type)
         _ = try await GetPayload<Payload>().executeWithResponse(dispatcher: cache)
         guard
             try await GetPayload<Payload>().executeWithResponse(dispatcher: cache).response.cacheStatus

@@ -46,6 +46,31 @@ import Testing
         let response = try await dispatcher.dispatch(.get("/missing"))
         #expect(response.statusCode == 404)
     }
+
+    @Test func aDispatcherThatCallsBackMoreThanOnceResumesTheCallerOnce() async throws {
+        // Given a faulty dispatcher that answers twice and then fails
+        let dispatcher = StutteringDispatcher()
+        // When the async forms send through it
+        let response = try await dispatcher.dispatch(.get("/twice"))
+        let user = try await GetUser(id: 1).execute(dispatcher: dispatcher)
+        // Then each caller resumes once, with the first answer
+        #expect(response.statusCode == 200)
+        #expect(user == User(id: 1, name: "Ada"))
+    }
+}
+
+/// A broken dispatcher: every request gets two successes and a failure, all at once.
+private struct StutteringDispatcher: NetworkDispatcher {
+    func dispatch(
+        request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        let body = Data(#"{"id":1,"name":"Ada"}"#.utf8)
+        onSuccess(NetworkResponse(statusCode: 200, body: body, request: request))
+        onSuccess(NetworkResponse(statusCode: 500, request: request))
+        onError(NetworkError(code: .transport, message: "too late", request: request))
+        return CancellableAction.none
+    }
 }
 
 /// The code of a result's `NetworkError`, when it failed with one.

@@ -146,11 +146,17 @@ final class SessionCall: Cancellable {
 
     /// The response's header fields, sorted by name since `HTTPURLResponse` keeps no order.
     static func headers(of response: HTTPURLResponse) -> HTTPHeaders {
+        let all = response.allHeaderFields
         var fields: [HTTPHeaders.Field] = []
-        for (name, value) in response.allHeaderFields {
-            fields.append(HTTPHeaders.Field(name: "\(name.base)", value: "\(value)"))
+        fields.reserveCapacity(all.count)
+        for (name, value) in all {
+            // Names and values are strings; interpolation is only the fallback, as it is slow.
+            fields.append(
+                HTTPHeaders.Field(
+                    name: name.base as? String ?? "\(name.base)", value: value as? String ?? "\(value)"))
         }
-        return HTTPHeaders(fields.sorted { $0.name.lowercased() < $1.name.lowercased() })
+        fields.sort { $0.name.caseInsensitiveLess($1.name) }
+        return HTTPHeaders(fields)
     }
 }
 

@@ -12,9 +12,14 @@ func withCancellableCallback<Value: Sendable>(
     if Task.isCancelled { throw onCancelledBeforeStart() }
     let handle = CancellationHandle()
     let result = await withTaskCancellationHandler {
-        await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<Value, NetworkError>, Never>) in
-            handle.attach(start { continuation.resume(returning: $0) })
+        // Unchecked, as the checked form costs an allocation on every request; the handle lets
+        // only the first completion through, so an operation that calls back twice is harmless.
+        await withUnsafeContinuation {
+            (continuation: UnsafeContinuation<Result<Value, NetworkError>, Never>) in
+            handle.attach(
+                start { result in
+                    if handle.claimCompletion() { continuation.resume(returning: result) }
+                })
         }
     } onCancel: {
         handle.cancel()
@@ -30,13 +35,26 @@ final class CancellationHandle: Sendable {
         case cancelled
     }
 
-    private let state = Locked(State.waiting)
+    private struct Guarded {
+        var state = State.waiting
+        var completed = false
+    }
+
+    private let guarded = Locked(Guarded())
+
+    /// Whether this is the operation's first completion; every later one must be dropped.
+    func claimCompletion() -> Bool {
+        guarded.withLock { guarded in
+            defer { guarded.completed = true }
+            return !guarded.completed
+        }
+    }
 
     /// Records the handle; cancels it at once if cancellation came first.
     func attach(_ cancellable: any Cancellable) {
-        let cancelNow = state.withLock { state in
-            if case .cancelled = state { return true }
-            state = .running(cancellable)
+        let cancelNow = guarded.withLock { guarded in
+            if case .cancelled = guarded.state { return true }
+            guarded.state = .running(cancellable)
             return false
         }
         if cancelNow { cancellable.cancel() }
@@ -44,9 +62,9 @@ final class CancellationHandle: Sendable {
 
     /// Cancels the operation now, or as soon as it is attached.
     func cancel() {
-        let running: (any Cancellable)? = state.withLock { state in
-            defer { state = .cancelled }
-            if case .running(let cancellable) = state { return cancellable }
+        let running: (any Cancellable)? = guarded.withLock { guarded in
+            defer { guarded.state = .cancelled }
+            if case .running(let cancellable) = guarded.state { return cancellable }
             return nil
         }
         running?.cancel()

@@ -31,13 +31,29 @@ enum WireURL {
     /// A relative path is joined to the base URL with exactly one `/` between them; `.` and
     /// `..` segments are resolved, as curl does before sending.
     static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable) -> String {
+        try string(path: path, base: baseURL.map(Base.init), query: query)
+    }
+
+    /// A base URL read once, for callers that resolve many paths against the same one.
+    struct Base: Sendable {
+        /// The base URL's string without its trailing slashes.
+        let prefix: String
+
+        init(_ url: URL) {
+            var prefix = url.absoluteString
+            while prefix.hasSuffix("/") { prefix.removeLast() }
+            self.prefix = prefix
+        }
+    }
+
+    /// The URL string for `path` resolved against `base`, with `query` appended.
+    static func string(path: String, base: Base?, query: [URLQueryItem]) throws(Unreadable) -> String {
         let parts = try read(path)
         var result: String
         if let origin = parts.origin {
             result = origin + removingDotSegments(parts.path)
-        } else if let baseURL {
-            result = baseURL.absoluteString
-            while result.hasSuffix("/") { result.removeLast() }
+        } else if let base {
+            result = base.prefix
             let relative = parts.path.drop { $0 == "/" }
             if hasDotSegment(relative) {
                 // `..` may climb into the base URL's path, so resolve the two together.

@@ -138,4 +138,20 @@ extension String {
             a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
         }
     }
+
+    /// Whether this string sorts before `other` with ASCII letters compared as lower case, as
+    /// `lowercased() <` would for header names, without allocating.
+    func caseInsensitiveLess(_ other: String) -> Bool {
+        var rhs = other.utf8.makeIterator()
+        for a in utf8 {
+            guard let b = rhs.next() else { return false }
+            let (x, y) = (Self.lowercasedASCII(a), Self.lowercasedASCII(b))
+            if x != y { return x < y }
+        }
+        return rhs.next() != nil
+    }
+
+    private static func lowercasedASCII(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
 }

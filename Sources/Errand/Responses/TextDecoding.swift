@@ -62,7 +62,8 @@ enum TextDecoding {
 
     /// The `charset` parameter of a `Content-Type` value: unquoted, lowercased; `nil` when absent.
     static func charsetLabel(inContentType contentType: String?) -> String? {
-        guard let contentType else { return nil }
+        // Most types (`application/json`) have no parameters at all.
+        guard let contentType, contentType.utf8.contains(UInt8(ascii: ";")) else { return nil }
         for parameter in contentType.split(separator: ";").dropFirst() {
             let parts = parameter.split(separator: "=", maxSplits: 1)
             guard parts.count == 2,

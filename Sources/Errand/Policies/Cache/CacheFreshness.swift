@@ -26,11 +26,6 @@ enum CacheFreshness {
     /// The share of the time since `Last-Modified` that a heuristic lifetime takes.
     static let heuristicFraction = 0.1
 
-    /// Whether the response carries its own expiry: `max-age` or `Expires`.
-    static func hasExplicitExpiry(_ headers: HTTPHeaders) -> Bool {
-        CacheControl(headers).maxAge != nil || headers.contains("Expires")
-    }
-
     /// What freshness needs from a stored response's headers, read once when it is stored or
     /// updated, so that answering from the store parses nothing.
     struct Facts: Hashable, Sendable {

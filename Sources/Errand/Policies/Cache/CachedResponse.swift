@@ -41,16 +41,18 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         self.url = response.url
         self.requestTime = requestTime
         self.responseTime = responseTime
+        let varyNames = Self.varyNames(in: headers)
         var varying: [String: String] = [:]
-        for name in Self.varyNames(in: response.headers) where name != "*" {
-            if let value = Self.normalizedValue(of: name, in: request.effectiveHeaders) {
-                varying[name] = value
+        if !varyNames.isEmpty {
+            let requestHeaders = request.effectiveHeaders
+            for name in varyNames where name != "*" {
+                if let value = Self.normalizedValue(of: name, in: requestHeaders) { varying[name] = value }
             }
         }
         self.varyingRequestHeaders = varying
         self.freshness = CacheFreshness.Facts(
             statusCode: statusCode, headers: headers, responseTime: responseTime)
-        self.varyNames = Self.varyNames(in: headers)
+        self.varyNames = varyNames
     }
 
     /// The size the entry counts for against a store's byte limit: body, headers and key.
@@ -126,15 +128,20 @@ public struct CachedResponse: Codable, Hashable, Sendable {
 
     /// `headers` without the hop-by-hop fields a cache does not store (RFC 9111 §3.1).
     private static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
-        var connectionNames = Set(
-            headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
-                .map { String($0).trimmingWhitespace().lowercased() })
-        connectionNames.formUnion([
-            "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade",
-            "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
-        ])
-        return HTTPHeaders(headers.fields.filter { !connectionNames.contains($0.name.lowercased()) })
+        let nominated = headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
+            .map { String($0).trimmingWhitespace() }
+        let kept = headers.fields.filter { field in
+            !hopByHopNames.contains { field.name.caseInsensitiveEquals($0) }
+                && !nominated.contains { field.name.caseInsensitiveEquals($0) }
+        }
+        return kept.count == headers.fields.count ? headers : HTTPHeaders(kept)
     }
+
+    /// The fields that concern one connection only, never stored (RFC 9110 §7.6.1).
+    private static let hopByHopNames = [
+        "Connection", "Proxy-Connection", "Keep-Alive", "TE", "Transfer-Encoding", "Upgrade",
+        "Proxy-Authenticate", "Proxy-Authentication-Info", "Proxy-Authorization",
+    ]
 }
 
 extension CachedResponse {

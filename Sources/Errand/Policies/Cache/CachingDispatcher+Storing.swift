@@ -11,14 +11,16 @@ extension CachingDispatcher {
 
     /// The cache key of `request`: its URL without the method, or `nil` when it has none.
     func cacheKey(for request: RequestData) -> String? {
-        if baseURL != nil || RequestData.hasScheme(request.path) {
-            return try? WireURL.string(path: request.path, baseURL: baseURL, query: request.query)
+        if let keyBase { return try? WireURL.string(path: request.path, base: keyBase, query: request.query) }
+        if RequestData.hasScheme(request.path) {
+            return try? WireURL.string(path: request.path, base: nil, query: request.query)
         }
         // A relative path with no base URL known: keyed as the request describes it.
-        let relative = "/" + request.path.drop { $0 == "/" }
-        guard let origin = URL(string: "relative://") else { return nil }
-        return try? WireURL.string(path: relative, baseURL: origin, query: request.query)
+        return try? WireURL.string(path: request.path, base: Self.relativeOrigin, query: request.query)
     }
+
+    /// What relative paths are keyed under when no base URL is known.
+    static let relativeOrigin = URL(string: "relative://").map(WireURL.Base.init)
 
     /// Whether `response` to `request` may be stored and is worth storing (RFC 9111 §3, §3.5).
     ///
@@ -40,13 +42,12 @@ extension CachingDispatcher {
             }
         }
         let explicit =
-            CacheFreshness.hasExplicitExpiry(response.headers) || control.isPublic || control.isPrivate
+            control.maxAge != nil || response.headers.contains("Expires") || control.isPublic
+            || control.isPrivate
         guard Self.cacheableByDefault.contains(status) || explicit else { return false }
-        let hasValidator = response.headers.contains("ETag") || response.headers.contains("Last-Modified")
-        let time = now()
-        let probe = CachedResponse(
-            key: "", request: request, response: response, requestTime: time, responseTime: time)
-        return hasValidator || CacheFreshness.lifetime(of: probe) > 0
+        if response.headers.contains("ETag") || response.headers.contains("Last-Modified") { return true }
+        let facts = CacheFreshness.Facts(statusCode: status, headers: response.headers, responseTime: now())
+        return facts.lifetime > 0
     }
 
     /// Stores `entry` in place of the variant it replaces, keeping the others.

@@ -35,6 +35,8 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The URL relative paths resolve against for the cache key, when known.
     public let baseURL: URL?
     let now: @Sendable () -> Date
+    /// ``baseURL`` read once for the cache keys.
+    let keyBase: WireURL.Base?
 
     /// Creates a caching dispatcher.
     ///
@@ -51,6 +53,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.base = base
         self.store = store
         self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
+        self.keyBase = self.baseURL.map(WireURL.Base.init)
         self.now = now
     }
 
@@ -125,12 +128,19 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
 
     /// Whether the cache takes part in `request`: it has no conditional or range headers of its own.
     static func usesCache(_ request: RequestData) -> Bool {
-        guard !request.headers.isEmpty else { return true }
-        return ![
-            "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
-        ]
-        .contains { request.headers.contains($0) }
+        !request.headers.contains { field in
+            // Every one of these names starts with I or R: most fields are ruled out by one byte.
+            guard let first = field.name.utf8.first, first | 0x20 == 0x69 || first | 0x20 == 0x72 else {
+                return false
+            }
+            return validationHeaders.contains { field.name.caseInsensitiveEquals($0) }
+        }
     }
+
+    /// The request fields by which a caller manages validation or ranges itself.
+    private static let validationHeaders = [
+        "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range", "Range",
+    ]
 
     /// `request` made conditional on `stored`'s validators, or `nil` when it has none.
     private static func conditional(_ request: RequestData, revalidating stored: CachedResponse)
