@@ -64,8 +64,12 @@ public final class InMemoryDispatcher: NetworkDispatcher {
 
     /// Adds a stub that answers `method path` with `responses` in turn.
     ///
-    /// - Parameter whenExhausted: What happens after the last response: repeat it (the default)
-    ///   or fail with `unmatchedRequest`.
+    /// - Parameters:
+    ///   - method: The method to answer.
+    ///   - path: The path to answer; a `*` segment matches any one segment.
+    ///   - responses: The answers, one per request, in order.
+    ///   - whenExhausted: What happens after the last response: repeat it (the default)
+    ///     or fail with `unmatchedRequest`.
     public func stub(
         _ method: HTTPMethod, _ path: String, responses: [Response],
         whenExhausted: Stub.Exhaustion = .repeatLast

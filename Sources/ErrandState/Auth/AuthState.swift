@@ -19,7 +19,7 @@ import Observation
 ///   a database); ``sessionExpiredHandler`` connects the auth policy, whose expiry then signs
 ///   out here too.
 ///
-/// Give it the same ``TokenStorage`` as the auth policy. ``shared`` is a convenience; every
+/// Give it the same `TokenStorage` as the auth policy. ``shared`` is a convenience; every
 /// view model takes the instance to use, so an app or a test can inject its own.
 /// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor

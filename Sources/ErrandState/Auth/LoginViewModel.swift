@@ -12,7 +12,7 @@ import Observation
 /// login.submit(Credentials(email: email, password: password))
 /// ```
 ///
-/// Submitting sends the request; from its answer the `tokens` step takes the ``TokenPair`` and
+/// Submitting sends the request; from its answer the `tokens` step takes the `TokenPair` and
 /// the `user` step the user. ``AuthState/logIn(tokens:user:)`` then writes the tokens to the
 /// auth state's storage (the one the auth policy reads), signs in, and emits
 /// ``AuthEvent/loggedIn``. Any failure lands in ``error``: the request's, `decoding` when a step
@@ -54,7 +54,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
     ///
     /// - Parameters:
     ///   - auth: The auth state to sign in to; it holds the token storage.
-    ///   - dispatcher: What sends the request; ``DefaultDispatcher/current`` (read now) by
+    ///   - dispatcher: What sends the request; `DefaultDispatcher.current` (read now) by
     ///     default. Mark the request `.authentication(.none)` if it goes through the auth policy.
     ///   - makeRequest: Builds the sign-in request from the credentials.
     ///   - tokens: Takes the token pair from the answer.

@@ -54,7 +54,7 @@ public final class ListViewModel<Item: Sendable> {
     /// Creates a list whose pages come from requests whose answers `page` turns into pages.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends the requests; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends the requests; `DefaultDispatcher.current` (read now) by default.
     ///   - pagination: How pages are asked for and how the end is found.
     ///   - makeRequest: Builds the request for a page.
     ///   - page: Turns an answer into a page: its items, and the next cursor or whether more follow.
@@ -71,7 +71,7 @@ public final class ListViewModel<Item: Sendable> {
     /// Creates a list whose pages are requests that answer with an array of items.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends the requests; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends the requests; `DefaultDispatcher.current` (read now) by default.
     ///   - pagination: How pages are asked for; with numbered pages, a short page is the last.
     ///   - makeRequest: Builds the request for a page.
     public convenience init<Request: RequestType>(

@@ -34,7 +34,7 @@ public final class MutationViewModel<Input, Output: Sendable> {
     /// Creates a view model that sends the request `makeRequest` builds from each input.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends the requests; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends the requests; `DefaultDispatcher.current` (read now) by default.
     ///   - makeRequest: Builds the request for an input.
     public convenience init<Request: RequestType>(
         dispatcher: any NetworkDispatcher = DefaultDispatcher.current,

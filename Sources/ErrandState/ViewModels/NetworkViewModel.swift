@@ -37,7 +37,7 @@ public final class NetworkViewModel<Value: Sendable> {
     ///
     /// - Parameters:
     ///   - request: The request; its response type is the value.
-    ///   - dispatcher: What sends it; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends it; `DefaultDispatcher.current` (read now) by default.
     public convenience init<Request: RequestType>(
         _ request: Request, dispatcher: any NetworkDispatcher = DefaultDispatcher.current
     ) where Request.ResponseType == Value {
@@ -50,7 +50,7 @@ public final class NetworkViewModel<Value: Sendable> {
     /// request that depends on the screen's current input.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends it; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends it; `DefaultDispatcher.current` (read now) by default.
     ///   - makeRequest: Builds the request, on the main actor, each time one is sent.
     public convenience init<Request: RequestType>(
         dispatcher: any NetworkDispatcher = DefaultDispatcher.current,

@@ -56,7 +56,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
     /// Creates a search that sends the request `makeRequest` builds for each query.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends the requests; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends the requests; `DefaultDispatcher.current` (read now) by default.
     ///   - debounce: How long typing must pause before a search starts.
     ///   - minimumLength: The fewest characters worth searching for.
     ///   - clock: The clock the debounce waits on.
@@ -136,7 +136,7 @@ extension SearchViewModel where C == ContinuousClock {
     /// continuous clock.
     ///
     /// - Parameters:
-    ///   - dispatcher: What sends the requests; ``DefaultDispatcher/current`` (read now) by default.
+    ///   - dispatcher: What sends the requests; `DefaultDispatcher.current` (read now) by default.
     ///   - debounce: How long typing must pause before a search starts; 300 ms by default.
     ///   - minimumLength: The fewest characters worth searching for; 1 by default.
     ///   - makeRequest: Builds the request for the trimmed query text.
