@@ -61,12 +61,14 @@ public struct CassetteVerifier: Sendable {
     ///   HAR; the message names the file and the position. Untyped, so that
     ///   `catch let error as NetworkError` compiles everywhere.
     public init(cassette: URL, dispatcher: any NetworkDispatcher, options: Options = Options()) throws {
+        let har: HAR
         do {
-            self.init(har: try HAR(contentsOf: cassette), dispatcher: dispatcher, options: options)
+            har = try HAR(contentsOf: cassette)
         } catch {
             throw NetworkError(
                 code: .cassette, message: "The cassette cannot be verified. \(error)", underlyingError: error)
         }
+        self.init(har: har, dispatcher: dispatcher, options: options)
     }
 
     /// Sends each recorded request and compares the answer with the recorded one.
@@ -94,7 +96,8 @@ public struct CassetteVerifier: Sendable {
                 skip(.invalid(error.message))
                 continue
             }
-            guard let request = options.mapRequest.map({ $0(index, built) }) ?? built else {
+            let mapped: RequestData? = options.mapRequest.map { map in map(index, built) } ?? built
+            guard let request = mapped else {
                 skip(.excluded)
                 continue
             }

@@ -28,7 +28,9 @@ indirect enum JSONShape: Equatable, Sendable {
         case .object(let members): self = .object(members.mapValues(JSONShape.init))
         case .array(let elements):
             self = .array(
-                elements.map(JSONShape.init).reduce(nil) { union, next in union?.merged(with: next) ?? next })
+                elements.map(JSONShape.init).reduce(JSONShape?.none) { union, next in
+                    union?.merged(with: next) ?? next
+                })
         }
     }
 
