@@ -125,6 +125,41 @@ import Testing
                 """)
     }
 
+    @Test func cancellingStopsTheVerificationAndSkipsWhatWasNotVerified() async throws {
+        // Given a live dispatcher that answers after a second on a manual clock
+        let clock = ManualClock()
+        let slow = InMemoryDispatcher(latency: .seconds(1), clock: clock)
+        slow.stub(.get, "/users", response: .data(Data("{}".utf8), contentType: "application/json"))
+        let entry = CassetteVerifierTests.recorded(json: "{}")
+        let har = HAR(creator: HAR.Creator(name: "test", version: "1"), entries: [entry, entry])
+        let verifier = CassetteVerifier(har: har, dispatcher: slow)
+        // When the task is cancelled while the first request waits
+        let task = Task.detached { await verifier.verify() }
+        await clock.waitForSleepers()
+        task.cancel()
+        let report = await task.value
+        // Then neither entry counts as verified, and nothing is reported as a change
+        #expect(report.verified.isEmpty)
+        #expect(report.differences.isEmpty)
+        #expect(report.skipped.map(\.reason) == [.cancelled, .cancelled])
+        #expect(slow.receivedRequests.count == 1)
+    }
+
+    @Test func theVerifierAndItsReportCrossTasks() async {
+        // Given a verifier with options and a mapping
+        live.stub(.get, "/users", response: .data(Data(#"{"a":1}"#.utf8), contentType: "application/json"))
+        let options = CassetteVerifier.Options { $0.mapRequest = { _, request in request } }
+        let har = HAR(
+            creator: HAR.Creator(name: "test", version: "1"),
+            entries: [CassetteVerifierTests.recorded(json: #"{"b":1}"#)])
+        let verifier = CassetteVerifier(har: har, dispatcher: live, options: options)
+        // When it runs in a detached task and its report comes back
+        let report: VerificationReport = await Task.detached { await verifier.verify() }.value
+        let kinds = await Task.detached { report.differences.map(\.kind) }.value
+        // Then the report arrives intact
+        #expect(kinds == [.keyAdded(path: "a"), .keyMissing(path: "b")])
+    }
+
     @Test func aCassetteThatCannotBeReadFailsWithCassette() throws {
         let missing = URL(fileURLWithPath: "/nonexistent/cassette.har")
         do {

@@ -73,7 +73,9 @@ public struct CassetteVerifier: Sendable {
 
     /// Sends each recorded request and compares the answer with the recorded one.
     ///
-    /// Nothing is written: neither the cassette nor anything else.
+    /// Nothing is written: neither the cassette nor anything else. Cancelling the task stops
+    /// the verification: the request in flight is cancelled, and it and the entries after it
+    /// are reported as skipped.
     ///
     /// - Returns: The differences, the skipped entries and the entries compared.
     public func verify() async -> VerificationReport {
@@ -84,6 +86,10 @@ public struct CassetteVerifier: Sendable {
                 report.skipped.append(
                     VerificationReport.Skipped(
                         entry: index, method: recorded.method, url: recorded.url, reason: reason))
+            }
+            guard !Task.isCancelled else {
+                skip(.cancelled)
+                continue
             }
             guard entry.response.status >= 100 else {
                 skip(.recordedFailure)
@@ -112,6 +118,10 @@ public struct CassetteVerifier: Sendable {
             } catch let error as NetworkError {
                 guard error.code != .invalidRequest else {
                     skip(.invalid(error.message))
+                    continue
+                }
+                guard error.code != .cancelled || !Task.isCancelled else {
+                    skip(.cancelled)
                     continue
                 }
                 kinds = [.requestFailed(code: error.code.rawValue, message: error.message)]

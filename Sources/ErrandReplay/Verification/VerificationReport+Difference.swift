@@ -193,6 +193,8 @@ extension VerificationReport {
         case excluded
         /// A request could not be made from it; the message says why.
         case invalid(String)
+        /// The task running the verification was cancelled before its answer came.
+        case cancelled
 
         /// The reason in words.
         public var description: String {
@@ -202,6 +204,7 @@ extension VerificationReport {
             case .recordedFailure: "not sent: the recording is a failure, with no answer to compare"
             case .excluded: "not sent: excluded by the request mapping"
             case .invalid(let message): "not sent: \(message)"
+            case .cancelled: "not verified: the verification was cancelled"
             }
         }
     }
