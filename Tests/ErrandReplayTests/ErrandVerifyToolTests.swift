@@ -85,6 +85,24 @@ import Testing
         #expect(strict.status == 1)
     }
 
+    @Test(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
+    func rewritePointsARecordedPathAtAnotherEndpoint() async throws {
+        let base = try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")
+        let files = try CassetteFolder()
+        defer { files.remove() }
+        // Given a recording of /json
+        let recorder = ReplayDispatcher(
+            cassette: files.cassette, baseURL: base, mode: .recordAll,
+            upstream: URLSessionDispatcher(baseURL: base, timeout: 10), configuration: testConfiguration())
+        _ = try await recorder.dispatch(.get("/json"))
+        // When the tool verifies it with /json rewritten to /uuid
+        let run = try Self.run([files.cassette.path, "--rewrite", "/json", "/uuid"])
+        // Then /uuid's shape is reported against /json's
+        #expect(run.status == 1, "\(run.output)\(run.errors)")
+        #expect(run.output.contains("entry 0: GET \(base.absoluteString)/uuid\n  ✗ missing key slideshow"))
+        #expect(run.output.contains("+ added key uuid"))
+    }
+
     @Test func helpExitsZeroAndUsageOrCassetteErrorsExitTwo() throws {
         let help = try Self.run(["--help"])
         #expect(help.status == 0)

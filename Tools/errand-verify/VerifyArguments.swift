@@ -13,6 +13,8 @@ struct VerifyArguments {
     var failOn = VerificationReport.Category.breakingByDefault
     var extraHeaders: [(name: String, value: String)] = []
     var showsHelp = false
+    /// Replacements in each URL's path and query, in order.
+    var rewrites: [(from: String, to: String)] = []
 
     static let usage = """
         USAGE: errand-verify <cassette.har> [--base-url <url>] [options]
@@ -24,6 +26,8 @@ struct VerifyArguments {
         OPTIONS:
           --base-url <url>         Send to this scheme, host and port instead of the recorded
                                    ones; paths and queries are kept.
+          --rewrite <from> <to>    Replace <from> with <to> in each URL's path and query
+                                   (repeatable, in order), such as --rewrite /v1/ /v2/.
           --header <name>          Compare this response header's value (repeatable).
           --ignore <path>          Leave this JSON path out of the comparison (repeatable),
                                    such as origin, headers.X-Amzn-Trace-Id, items[*].nonce.
@@ -60,6 +64,10 @@ struct VerifyArguments {
                     throw UsageError(message: "--base-url \(text) is not a URL with a scheme and a host.")
                 }
                 options.baseURL = url
+            case "--rewrite":
+                let from = try value()
+                guard !from.isEmpty else { throw UsageError(message: "--rewrite needs a text to replace.") }
+                rewrites.append((from, try value()))
             case "--header": options.headers.insert(try value())
             case "--ignore": options.ignoredBodyPaths.insert(try value())
             case "--compare-bodies": options.comparesOtherBodies = true
@@ -99,6 +107,24 @@ struct VerifyArguments {
             }
         }
         if cassette == nil, !showsHelp { throw UsageError(message: "Name the cassette to verify.") }
+        if !rewrites.isEmpty {
+            let rewrites = rewrites
+            options.mapRequest = { _, request in
+                var request = request
+                request.path = Self.rewriting(request.path, with: rewrites)
+                return request
+            }
+        }
+    }
+
+    /// `url` with the replacements made in its path and query, never in its scheme and host.
+    static func rewriting(_ url: String, with rewrites: [(from: String, to: String)]) -> String {
+        let authority = url.range(of: "://").map { url[$0.upperBound...].firstIndex { "/?#".contains($0) } }
+        let start = authority.flatMap { $0 } ?? url.startIndex
+        let rest = rewrites.reduce(String(url[start...])) { text, rewrite in
+            text.replacingOccurrences(of: rewrite.from, with: rewrite.to)
+        }
+        return String(url[..<start]) + rest
     }
 
     /// The categories of a `--fail-on` list.
