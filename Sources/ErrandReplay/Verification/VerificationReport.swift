@@ -7,8 +7,8 @@ import Foundation
 /// ```text
 /// Verified 3 of 4 entries: 2 differences (1 breaking), 1 skipped.
 /// entry 1: GET https://staging.example.com/users
-///   ✗ missing key users[0].address.zip
 ///   + added key users[0].address.postcode
+///   ✗ missing key users[0].address.zip
 /// skipped entry 3: POST https://api.example.com/users: not sent: the method may change …
 /// ```
 ///
