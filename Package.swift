@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "ErrandReplay", targets: ["ErrandReplay"]),
         .library(name: "ErrandDI", targets: ["ErrandDI"]),
         .library(name: "ErrandState", targets: ["ErrandState"]),
+        // `swift run errand-verify <cassette> --base-url <url>`: a cassette checked against a live server.
+        .executable(name: "errand-verify", targets: ["errand-verify"]),
     ],
     targets: [
         // The one lock wrapper every module uses; internal to the package, not a product.
@@ -42,6 +44,8 @@ let package = Package(
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks"),
+        .executableTarget(
+            name: "errand-verify", dependencies: ["Errand", "ErrandReplay"], path: "Tools/errand-verify"),
     ],
     swiftLanguageModes: [.v6]
 )

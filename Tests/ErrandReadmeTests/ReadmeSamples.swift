@@ -126,6 +126,22 @@ enum ReadmeSamples {
         return configuration
     }
 
+    static func verifying(cassette: URL, token: String) async throws -> Bool {
+        let verifier = try CassetteVerifier(
+            cassette: cassette,
+            dispatcher: URLSessionDispatcher().intercepted(by: [
+                DefaultHeadersInterceptor(["Authorization": "Bearer \(token)"])  // the cassette's is redacted
+            ]),
+            options: CassetteVerifier.Options {
+                $0.baseURL = URL(string: "https://staging.example.com")  // keeps recorded paths and queries
+                $0.ignoredBodyPaths = ["meta.requestId"]
+                $0.sendsNotIdempotent = [3]  // POST, PATCH… are skipped unless their entry opts in
+            })
+        let report = await verifier.verify()
+        let breaking = report.isBreaking(for: [.missing, .type])  // see also .differences, .description
+        return breaking
+    }
+
     static func handlingErrors(dispatcher: any NetworkDispatcher) async {
         do {
             _ = try await GetAllUsers().execute(dispatcher: dispatcher)

@@ -1,0 +1,92 @@
+import Foundation
+
+/// What ``CassetteVerifier`` found: how the live answers differ from a cassette's recordings.
+///
+/// A value to assert on in a test, and a readable text (``description``) for a log or CI:
+///
+/// ```text
+/// Verified 3 of 4 entries: 2 differences (1 breaking), 1 skipped.
+/// entry 1: GET https://staging.example.com/users
+///   + added key users[0].address.postcode
+///   ✗ missing key users[0].address.zip
+/// skipped entry 3: POST https://api.example.com/users: not sent: the method may change …
+/// ```
+///
+/// `✗` marks a change that is breaking by ``Category/breakingByDefault``, `+` one that is not.
+public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
+    /// Every difference, in entry order, then in the order found (status, headers, body).
+    public var differences: [Difference]
+    /// The entries that were not sent, with the reason.
+    public var skipped: [Skipped]
+    /// The indices of the entries that were sent and compared.
+    public var verified: [Int]
+
+    /// Creates a report.
+    ///
+    /// - Parameters:
+    ///   - differences: The differences found.
+    ///   - skipped: The entries not sent.
+    ///   - verified: The entries sent and compared.
+    public init(differences: [Difference] = [], skipped: [Skipped] = [], verified: [Int] = []) {
+        self.differences = differences
+        self.skipped = skipped
+        self.verified = verified
+    }
+
+    /// Whether any difference is in one of `categories`.
+    ///
+    /// ```swift
+    /// #expect(!report.isBreaking(for: [.missing, .type]))  // no key missing, no type changed
+    /// ```
+    ///
+    /// - Parameter categories: What counts as breaking; by default everything but an added key.
+    /// - Returns: `true` when a difference of one of those categories was found.
+    public func isBreaking(for categories: Set<Category> = Category.breakingByDefault) -> Bool {
+        differences.contains { categories.contains($0.category) }
+    }
+
+    /// The differences of one category.
+    ///
+    /// - Parameter category: The category.
+    /// - Returns: The differences in it, in report order.
+    public func differences(_ category: Category) -> [Difference] {
+        differences.filter { $0.category == category }
+    }
+
+    /// The differences of one entry.
+    ///
+    /// - Parameter entry: The entry's index in the cassette.
+    /// - Returns: Its differences, in report order.
+    public func differences(inEntry entry: Int) -> [Difference] {
+        differences.filter { $0.entry == entry }
+    }
+
+    /// The report as text: a summary line, then each entry with differences and its changes,
+    /// then the skipped entries.
+    public var description: String {
+        let breaking = differences.filter { Category.breakingByDefault.contains($0.category) }.count
+        let total = verified.count + skipped.count
+        var lines = [
+            "Verified \(verified.count) of \(total) entries: "
+                + (differences.isEmpty
+                    ? "no differences"
+                    : "\(Self.count(differences.count, "difference")) (\(breaking) breaking)")
+                + (skipped.isEmpty ? "" : ", \(skipped.count) skipped") + "."
+        ]
+        var current: Int?
+        for difference in differences {
+            if difference.entry != current {
+                current = difference.entry
+                lines.append("entry \(difference.entry): \(difference.method) \(difference.url)")
+            }
+            let mark = Category.breakingByDefault.contains(difference.category) ? "✗" : "+"
+            lines.append("  \(mark) \(difference.kind)")
+        }
+        lines += skipped.map { "skipped \($0)" }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func count(_ number: Int, _ noun: String) -> String {
+        "\(number) \(noun)\(number == 1 ? "" : "s")"
+    }
+}

@@ -1,0 +1,55 @@
+import Errand
+import ErrandReplay
+import Foundation
+
+/// `errand-verify`: parses the command line, verifies the cassette, prints the report and
+/// gives the exit status.
+enum VerifyCommand {
+    /// No breaking change.
+    static let passed: Int32 = 0
+    /// A breaking change, as `--fail-on` defines it.
+    static let breaking: Int32 = 1
+    /// A usage or cassette error.
+    static let unusable: Int32 = 2
+
+    /// Runs the command with the arguments after the program's name.
+    static func run(_ commandLine: [String]) async -> Int32 {
+        let arguments: VerifyArguments
+        do throws(VerifyArguments.UsageError) {
+            arguments = try VerifyArguments(commandLine)
+        } catch {
+            write(
+                "errand-verify: \(error.message)\nRun errand-verify --help for the options.",
+                to: .standardError)
+            return unusable
+        }
+        if arguments.showsHelp {
+            write(VerifyArguments.usage, to: .standardOutput)
+            return passed
+        }
+        guard let cassette = arguments.cassette else { return unusable }
+        let headers = arguments.extraHeaders
+        // Set, not added: a header given here replaces the recorded one.
+        let dispatcher = URLSessionDispatcher().intercepted(by: [
+            ClosureRequestInterceptor { request in
+                var request = request
+                for header in headers { request.headers.set(header.name, header.value) }
+                return request
+            }
+        ])
+        do {
+            let verifier = try CassetteVerifier(
+                cassette: cassette, dispatcher: dispatcher, options: arguments.options)
+            let report = await verifier.verify()
+            write(report.description, to: .standardOutput)
+            return report.isBreaking(for: arguments.failOn) ? breaking : passed
+        } catch {
+            write("errand-verify: \(error)", to: .standardError)
+            return unusable
+        }
+    }
+
+    private static func write(_ text: String, to handle: FileHandle) {
+        handle.write(Data((text + "\n").utf8))
+    }
+}
