@@ -13,8 +13,8 @@ struct Options: Sendable {
           --write-payloads    write user.json and products.json, the payloads a server must serve
           --workload <kind> <count> [--payload small|medium]
                               run one side alone, print its memory report as JSON (for the memory
-                              scenario and for profilers); kinds: decode, in-memory, cache-hit, urlsession-raw,
-                              urlsession-errand, urlsession-full-stack
+                              scenario and for profilers); kinds: decode, in-memory, cache-hit, cache-hit-async,
+                              urlsession-raw, urlsession-errand, urlsession-full-stack
 
         Scenarios that need a server read its base URL from ERRAND_BENCH_URL (scripts/bench
         starts nginx and sets it); without it they are skipped and the report says so.

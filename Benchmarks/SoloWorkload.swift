@@ -14,6 +14,8 @@ final class SoloWorkload: Sendable {
         case inMemory = "in-memory"
         /// Callback `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHit = "cache-hit"
+        /// Async `execute` answered by a fresh response in a `MemoryCacheStore`.
+        case cacheHitAsync = "cache-hit-async"
         /// Raw `URLSession` + `JSONDecoder`, 8 in flight.
         case rawURLSession = "urlsession-raw"
         /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
@@ -70,6 +72,13 @@ final class SoloWorkload: Sendable {
                         onError: { tally.fail($0) })
                 }
                 try check(try tally.sum(), each * count)
+            }
+        case .cacheHitAsync:
+            let dispatcher = CacheHitScenario.cache(serving: bytes, for: type)
+            return SoloWorkload { count in
+                var sum = 0
+                for _ in 0..<count { sum &+= try await request.execute(dispatcher: dispatcher).checksum }
+                try check(sum, each * count)
             }
         case .rawURLSession:
             let raw = RawClient(baseURL: try serverURL(context))
