@@ -43,7 +43,7 @@ let package = Package(
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
-            path: "Benchmarks"),
+            path: "Benchmarks", exclude: ["README.md"]),
         .executableTarget(
             name: "errand-verify", dependencies: ["Errand", "ErrandReplay"], path: "Tools/errand-verify"),
     ],
