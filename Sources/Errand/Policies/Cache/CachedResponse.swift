@@ -23,7 +23,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// When this response arrived (`response_time` of RFC 9111 §4.2.3).
     public internal(set) var responseTime: Date
     /// The values of the request header fields that the response's `Vary` names, by lower-cased
-    /// name; a name whose field the request did not have is absent.
+    /// name; a name whose field the request did not have is absent. The value of a secret field
+    /// (`Authorization`, `Cookie`, …) is kept as its digest, `sha256:` and hexadecimal.
     public let varyingRequestHeaders: [String: String]
     /// What freshness needs from ``headers``, read when they are set.
     private(set) var freshness: CacheFreshness.Facts
@@ -38,12 +39,14 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         self.statusCode = response.statusCode
         self.headers = Self.storable(response.headers)
         self.body = response.body
-        self.url = response.url
+        self.url = CacheSecrets.url(response.url)
         self.requestTime = requestTime
         self.responseTime = responseTime
         var varying: [String: String] = [:]
         for name in Self.varyNames(in: response.headers) where name != "*" {
-            if let value = Self.normalizedValue(of: name, in: request.effectiveHeaders) {
+            if let value = CacheSecrets.varyingValue(
+                Self.normalizedValue(of: name, in: request.effectiveHeaders), of: name)
+            {
                 varying[name] = value
             }
         }
@@ -66,7 +69,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         let requestHeaders = request.effectiveHeaders
         for name in varyNames {
             if name == "*" { return false }
-            if Self.normalizedValue(of: name, in: requestHeaders) != varyingRequestHeaders[name] {
+            let value = CacheSecrets.varyingValue(Self.normalizedValue(of: name, in: requestHeaders), of: name)
+            if value != varyingRequestHeaders[name] {
                 return false
             }
         }
@@ -133,6 +137,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
             "connection", "proxy-connection", "keep-alive", "te", "transfer-encoding", "upgrade",
             "proxy-authenticate", "proxy-authentication-info", "proxy-authorization",
         ])
+        connectionNames.formUnion(CacheSecrets.unstoredHeaders)
         return HTTPHeaders(headers.fields.filter { !connectionNames.contains($0.name.lowercased()) })
     }
 }

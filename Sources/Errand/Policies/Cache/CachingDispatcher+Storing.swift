@@ -9,15 +9,17 @@ extension CachingDispatcher {
     /// The methods that do not change anything on the server (RFC 9110 §9.2.1).
     static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, "TRACE"]
 
-    /// The cache key of `request`: its URL without the method, or `nil` when it has none.
+    /// The cache key of `request`: its URL without the method, or `nil` when it has none; the
+    /// values of secret query items are digested (see `CacheSecrets`).
     func cacheKey(for request: RequestData) -> String? {
+        let query = CacheSecrets.query(request.query)
         if baseURL != nil || RequestData.hasScheme(request.path) {
-            return try? WireURL.string(path: request.path, baseURL: baseURL, query: request.query)
+            return try? WireURL.string(path: request.path, baseURL: baseURL, query: query)
         }
         // A relative path with no base URL known: keyed as the request describes it.
         let relative = "/" + request.path.drop { $0 == "/" }
         guard let origin = URL(string: "relative://") else { return nil }
-        return try? WireURL.string(path: relative, baseURL: origin, query: request.query)
+        return try? WireURL.string(path: relative, baseURL: origin, query: query)
     }
 
     /// Whether `response` to `request` may be stored and is worth storing (RFC 9111 §3, §3.5).

@@ -78,8 +78,13 @@ public final class DiskCacheStore: CacheStore {
         let data = responses.isEmpty ? nil : try? JSONEncoder().encode(File(key: key, responses: responses))
         withIndex { index in
             let url = directory.appending(path: name)
-            if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
-            guard let data, data.count <= byteLimit else { return }
+            // The new file is renamed over the old one: deleting the old one first would leave
+            // no file at all if the process died in between.
+            guard let data, data.count <= byteLimit else {
+                if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
+                return
+            }
+            index[name] = nil
             var total = index.values.reduce(0) { $0 + $1.byteCount }
             while total + data.count > byteLimit,
                 let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse })
@@ -88,7 +93,10 @@ public final class DiskCacheStore: CacheStore {
                 index[oldest.key] = nil
                 total -= oldest.value.byteCount
             }
-            guard (try? PrivateFile.write(data, to: url)) != nil else { return }
+            guard (try? PrivateFile.write(data, to: url)) != nil else {
+                try? FileManager.default.removeItem(at: url)
+                return
+            }
             index[name] = Entry(byteCount: data.count, lastUse: now())
         }
     }
