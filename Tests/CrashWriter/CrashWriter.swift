@@ -13,7 +13,7 @@ import Foundation
 enum CrashVersion {
     /// The body text of version `number`: its number, then a run of one letter, of varying size.
     static func text(_ number: Int) -> String {
-        let size = 200 + (number &* 7_919) % 60_000
+        let size = 200 + (number &* 7_919) % 16_000
         let letter = Character(UnicodeScalar(UInt8(97 + number % 26)))
         return "version \(number) " + String(repeating: letter, count: size)
     }

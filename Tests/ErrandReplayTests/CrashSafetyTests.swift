@@ -28,7 +28,7 @@ import Testing
 
         for kill in 1...Self.kills {
             // When it is killed at a random moment
-            let rounds = Int.random(in: 1...3, using: &random)
+            let rounds = Int.random(in: 1...2, using: &random)
             let yields = Int.random(in: 0..<400, using: &random)
             try Self.run(writer, in: folder, killingAfter: rounds, yields: yields)
 
@@ -98,7 +98,7 @@ import Testing
 /// (`Tests/CrashWriter/CrashWriter.swift`), which is a separate program.
 enum CrashVersion {
     static func text(_ number: Int) -> String {
-        let size = 200 + (number &* 7_919) % 60_000
+        let size = 200 + (number &* 7_919) % 16_000
         let letter = Character(UnicodeScalar(UInt8(97 + number % 26)))
         return "version \(number) " + String(repeating: letter, count: size)
     }
