@@ -4,7 +4,8 @@ import Foundation
 
 // Writes, round after round until it is killed, version N of three files in the folder given as
 // the only argument: a cassette (HAR through ErrandReplay's writer), a token file
-// (FileTokenStorage) and a disk cache entry (DiskCacheStore), then prints "ready N". The crash
+// (FileTokenStorage) and a disk cache entry (DiskCacheStore), printing "ready <file> N" after
+// each. The crash
 // test kills it at random moments and checks that each file is still one whole version.
 //
 // Version N's content comes from `CrashVersion`, whose copy in the crash test must agree.
@@ -43,10 +44,17 @@ struct CrashWriter {
         while true {
             number += 1
             try cassette(number).write(to: folder.appending(path: "cassette.har"))
+            ready("cassette", number)
             try await tokens.write(CrashVersion.tokens(number))
+            ready("tokens", number)
             cache.store([try cachedResponse(number)], for: CrashVersion.cacheKey)
-            FileHandle.standardOutput.write(Data("ready \(number)\n".utf8))
+            ready("cache", number)
         }
+    }
+
+    /// Tells the test that a file is written, so that it can kill during the next one.
+    static func ready(_ file: String, _ number: Int) {
+        FileHandle.standardOutput.write(Data("ready \(file) \(number)\n".utf8))
     }
 
     static func cassette(_ number: Int) throws -> HAR {

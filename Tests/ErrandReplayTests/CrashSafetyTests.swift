@@ -13,8 +13,9 @@ import Testing
 /// a cassette, the file token store and the disk cache, 200 kills each.
 ///
 /// The writer is the `ErrandCrashWriter` executable (`Tests/CrashWriter`), built beside the tests.
-/// It writes round after round, printing `ready N` after each; the test kills it after a random
-/// number of rounds and a random number of yields, then reads every file back.
+/// It writes the three files round after round, printing a `ready` line after each file; the test
+/// kills it after a random number of those lines and a random number of yields, so the kill lands
+/// in the middle of any of the three writes, then reads every file back.
 @Suite struct CrashSafetyTests {
     static let kills = 200
 
@@ -28,17 +29,17 @@ import Testing
 
         for kill in 1...Self.kills {
             // When it is killed at a random moment
-            let rounds = Int.random(in: 1...2, using: &random)
+            let lines = Int.random(in: 1...6, using: &random)
             let yields = Int.random(in: 0..<400, using: &random)
-            try Self.run(writer, in: folder, killingAfter: rounds, yields: yields)
+            try Self.run(writer, in: folder, killingAfter: lines, yields: yields)
 
             // Then each file is one whole version that was written
             try await Self.expectWhole(folder, after: kill)
         }
     }
 
-    /// Starts the writer, waits for `rounds` "ready" lines, yields `yields` times, kills it.
-    static func run(_ writer: URL, in folder: URL, killingAfter rounds: Int, yields: Int) throws {
+    /// Starts the writer, waits for `lines` "ready" lines, yields `yields` times, kills it.
+    static func run(_ writer: URL, in folder: URL, killingAfter lines: Int, yields: Int) throws {
         let process = Process()
         process.executableURL = writer
         process.arguments = [folder.path]
@@ -46,7 +47,7 @@ import Testing
         process.standardOutput = output
         try process.run()
         var seen = ""
-        while seen.components(separatedBy: "ready ").count - 1 < rounds {
+        while seen.components(separatedBy: "ready ").count - 1 < lines {
             let chunk = output.fileHandleForReading.availableData
             guard !chunk.isEmpty else { break }  // the writer ended on its own: the checks say why
             seen += String(decoding: chunk, as: UTF8.self)
