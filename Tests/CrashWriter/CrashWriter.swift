@@ -60,7 +60,8 @@ struct CrashWriter {
     static func cassette(_ number: Int) throws -> HAR {
         let request = RequestData.get("https://crash.example/cassette")
         let response = NetworkResponse(
-            statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data(CrashVersion.text(number).utf8),
+            statusCode: 200, headers: ["Content-Type": "text/plain"],
+            body: Data(CrashVersion.text(number).utf8),
             url: CrashVersion.url, request: request)
         let recording = try Recording(request: request, baseURL: nil, response: response)
         return HAR(creator: HAR.Creator(name: "ErrandCrashWriter", version: "1"), entries: [recording.entry])

@@ -21,8 +21,10 @@ import Testing
 
     @Test func killedWritersLeaveEveryFileWholeAndReadable() async throws {
         // Given the writer and a folder that keeps its files from one kill to the next
-        let writer = try #require(Self.writerURL(), "ErrandCrashWriter is built with `swift build --build-tests`")
-        let folder = FileManager.default.temporaryDirectory.appending(path: "errand-crash-\(UUID().uuidString)")
+        let writer = try #require(
+            Self.writerURL(), "ErrandCrashWriter is built with `swift build --build-tests`")
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "errand-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SeededRandom(seed: 0x00E7_7A2D)
@@ -66,13 +68,15 @@ import Testing
         #expect(text == CrashVersion.text(try #require(version(in: text, after: "version "))), "kill \(kill)")
 
         let tokens = try #require(
-            try await FileTokenStorage(url: folder.appending(path: "tokens.json")).read(), "kill \(kill): tokens")
+            try await FileTokenStorage(url: folder.appending(path: "tokens.json")).read(),
+            "kill \(kill): tokens")
         let number = try #require(version(in: tokens.accessToken, after: "access-"), "kill \(kill)")
         #expect(tokens == CrashVersion.tokens(number), "kill \(kill)")
 
         let cached = DiskCacheStore(directory: folder.appending(path: "cache")).responses(
             for: CrashVersion.cacheKey)
-        let body = String(decoding: try #require(cached.first, "kill \(kill): cache entry").body, as: UTF8.self)
+        let body = String(
+            decoding: try #require(cached.first, "kill \(kill): cache entry").body, as: UTF8.self)
         #expect(cached.count == 1)
         #expect(body == CrashVersion.text(try #require(version(in: body, after: "version "))), "kill \(kill)")
     }

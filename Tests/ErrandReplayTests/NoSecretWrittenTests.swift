@@ -52,7 +52,8 @@ import Testing
 
     @Test func nothingTheLibraryWritesHoldsASecret() async throws {
         // Given a stack that logs bodies to a file, records a cassette and caches on disk
-        let folder = FileManager.default.temporaryDirectory.appending(path: "errand-secrets-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appending(
+            path: "errand-secrets-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let logFile = folder.appending(path: "network.log")
@@ -116,7 +117,8 @@ import Testing
 
     /// Every regular file under `folder`, hidden ones (temporary files) included.
     static func files(in folder: URL) throws -> [URL] {
-        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        let enumerator = FileManager.default.enumerator(
+            at: folder, includingPropertiesForKeys: [.isRegularFileKey])
         return (enumerator?.allObjects as? [URL] ?? []).filter {
             (try? $0.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile) == true
         }

@@ -48,7 +48,9 @@ struct FaultTableLiveTests {
     static let faults: [Fault] = [
         Fault("reset before the response", .get("/reset-before"), .transport, saying: "failed"),
         Fault("reset halfway through the body", .get("/reset"), .transport, saying: "failed"),
-        Fault("Content-Length larger than the body, then close", .get("/truncated"), .transport, saying: "failed"),
+        Fault(
+            "Content-Length larger than the body, then close", .get("/truncated"), .transport,
+            saying: "failed"),
         Fault("garbage status line", .get("/garbage-status"), .transport, saying: "failed"),
         Fault(
             "headers that never end", .get("/endless-headers").timeout(shortDeadline), .timedOut,
@@ -67,7 +69,8 @@ struct FaultTableLiveTests {
         Fault("invalid JSON", .get("/invalid-json"), as: .json, .decoding, saying: "decod"),
         Fault("invalid UTF-8 read as String", .get("/invalid-utf8"), as: .string, .decoding, saying: "UTF-8"),
         Fault("redirect loop", .get("/redirect-loop"), .transport, saying: "redirect"),
-        Fault("401 with WWW-Authenticate: Basic", .get("/basic-challenge"), .unacceptableStatus, saying: "401"),
+        Fault(
+            "401 with WWW-Authenticate: Basic", .get("/basic-challenge"), .unacceptableStatus, saying: "401"),
         Fault("chunked body with a broken chunk", .get("/broken-chunk"), .transport, saying: "failed"),
         Fault("accepts and closes at once", .get("/close"), .transport, saying: "failed"),
     ]
@@ -112,19 +115,22 @@ struct FaultTableLiveTests {
         case .data:
             let probe = CallbackProbe<Data>()
             Request<Data>(fault.request).execute(
-                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
             error = try await probe.failure()
             count = { probe.deliveries.count }
         case .string:
             let probe = CallbackProbe<String>()
             Request<String>(fault.request).execute(
-                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
             error = try await probe.failure()
             count = { probe.deliveries.count }
         case .json:
             let probe = CallbackProbe<Reply>()
             Request<Reply>(fault.request).execute(
-                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
             error = try await probe.failure()
             count = { probe.deliveries.count }
         }
@@ -167,18 +173,21 @@ enum FaultTable {
     private static let rows = Locked<[Int: String]>([:])
 
     static func record(
-        fault: FaultTableLiveTests.Fault, code: NetworkError.Code, elapsed: Duration, peakGrowth: Int, order: Int
+        fault: FaultTableLiveTests.Fault, code: NetworkError.Code, elapsed: Duration, peakGrowth: Int,
+        order: Int
     ) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         let megabytes = Double(peakGrowth) / 1_048_576
-        let row = "| \(fault.name) | `\(code.rawValue)` | \(String(format: "%.2f s", seconds)) | "
+        let row =
+            "| \(fault.name) | `\(code.rawValue)` | \(String(format: "%.2f s", seconds)) | "
             + "\(String(format: "%.1f MiB", megabytes)) |"
         print("fault table: \(row)")
         let table = rows.withLock { rows in
             rows[order] = row
             return rows.keys.sorted().compactMap { rows[$0] }
         }
-        let text = (["| fault | error code | time to fail | peak memory growth |", "|---|---|---|---|"] + table)
+        let text =
+            (["| fault | error code | time to fail | peak memory growth |", "|---|---|---|---|"] + table)
             .joined(separator: "\n") + "\n"
         let build = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appending(path: ".build")

@@ -78,7 +78,8 @@ struct URLSessionDispatcherSizeLimitLiveTests {
         // Given a dispatcher on a session of the caller's, with a limit of 1 MiB
         let session = URLSession(configuration: URLSessionDispatcher.defaultConfiguration())
         defer { session.finishTasksAndInvalidate() }
-        let dispatcher = URLSessionDispatcher(baseURL: server, session: session, maximumResponseSize: 1_048_576)
+        let dispatcher = URLSessionDispatcher(
+            baseURL: server, session: session, maximumResponseSize: 1_048_576)
 
         // When a 2 MiB body comes
         do {

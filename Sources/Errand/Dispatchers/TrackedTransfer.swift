@@ -46,7 +46,8 @@ final class TrackedTransfer: Sendable {
         // Even compressed, a body announced over the limit can only be larger once decoded.
         guard length <= limit else {
             state.withLock { $0.tooLarge = true }
-            call.fail(.responseTooLarge(request: call.request, limit: limit, announced: length), stoppingTask: true)
+            call.fail(
+                .responseTooLarge(request: call.request, limit: limit, announced: length), stoppingTask: true)
             return false
         }
         let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
@@ -72,10 +73,13 @@ final class TrackedTransfer: Sendable {
             }
             state.body.append(data)
             guard reporter != nil else { return (nil, false) }
-            return (Self.download(&state, completed: Int64(state.body.count), total: state.downloadTotal), false)
+            return (
+                Self.download(&state, completed: Int64(state.body.count), total: state.downloadTotal), false
+            )
         }
         if crossed {
-            call.fail(.responseTooLarge(request: call.request, limit: limit, announced: nil), stoppingTask: true)
+            call.fail(
+                .responseTooLarge(request: call.request, limit: limit, announced: nil), stoppingTask: true)
             return
         }
         report(event)

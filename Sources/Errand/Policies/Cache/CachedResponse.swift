@@ -69,7 +69,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         let requestHeaders = request.effectiveHeaders
         for name in varyNames {
             if name == "*" { return false }
-            let value = CacheSecrets.varyingValue(Self.normalizedValue(of: name, in: requestHeaders), of: name)
+            let value = CacheSecrets.varyingValue(
+                Self.normalizedValue(of: name, in: requestHeaders), of: name)
             if value != varyingRequestHeaders[name] {
                 return false
             }
