@@ -6,6 +6,10 @@ import Foundation
 /// - The folder is created readable by its owner only (mode 0700), and each file is written
 ///   with mode 0600, to a temporary name and renamed into place, so a crash mid-write leaves the
 ///   previous file whole.
+/// - No credential is written: the cache keys and stored URLs carry a SHA-256 digest in place
+///   of secret query values, stored `Vary` values of `Authorization`, `Cookie` and the like are
+///   digests, and `Set-Cookie` is not stored (see `CachingDispatcher`). Response bodies are
+///   stored as they came.
 /// - A file is named by a 64-bit FNV-1a hash of its key, and holds the key itself, so two keys
 ///   that hash alike never answer for each other (the newer simply replaces the older).
 /// - A file that cannot be read or decoded (truncated, corrupt, from another version) is deleted
