@@ -41,6 +41,9 @@ let package = Package(
         .testTarget(
             name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
+        // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
+        .executableTarget(
+            name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandReplay"], path: "Tests/CrashWriter"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks", exclude: ["README.md"]),

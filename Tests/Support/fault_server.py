@@ -18,8 +18,9 @@ closed after each response, so a client never races a server-side keep-alive tim
     /reset                        200, Content-Length 100000, sends 1000 bytes, then
                                   resets the connection (SO_LINGER 0 + close -> RST)
     /garbage-status               "HTTP/1.1 abc not-a-status\\r\\n\\r\\n", closes
-    /huge?mb=N                    200 application/octet-stream, N MiB (default 8),
-                                  streamed in chunks with Content-Length
+    /huge?mb=N[&chunked=1]        200 application/octet-stream, N MiB (default 8),
+                                  streamed in 64 KiB pieces with Content-Length, or
+                                  with chunked=1 as a chunked body with no length
     /basic-challenge              401, WWW-Authenticate: Basic realm="errand",
                                   JSON body {"error":"unauthorized"}
     /json?status=N                {"ok":true} with status N (default 200)
@@ -28,6 +29,19 @@ closed after each response, so a client never races a server-side keep-alive tim
     /encoded?text=T&charset=C     200 text/plain; charset=L, body T (UTF-8 in the query)
             [&label=L]            encoded with Python's codec C; L defaults to C and is
                                   sent as given (quoted, upper case: the client's concern)
+    /reset-before                 reads the request, then resets the connection (RST)
+                                  before a byte of the response
+    /close                        reads the request, then closes (FIN) without a byte
+                                  of answer: the "empty reply" of a server that
+                                  accepts and hangs up at once
+    /endless-headers?interval=S   200 status line, then one more header line every S
+                                  seconds (default 0.05), never the blank line that ends
+                                  the head, until the client goes away (at most 120 s)
+    /invalid-json                 200 application/json whose body is not JSON:
+                                  {"ok": tru  (cut short)
+    /redirect-loop                302 to itself, Location: /redirect-loop, forever
+    /broken-chunk                 200 chunked: one good 5-byte chunk, then the chunk
+                                  size line "zz", then closes
     anything else                 404
 
 Bad parameter values get a 400 with a JSON body that says which one was wrong.
@@ -270,18 +284,51 @@ def reset(conn: socket.socket, req: Request) -> None:
     # The caller closes the socket; with linger 0 that sends RST instead of FIN.
 
 
+def reset_before(conn: socket.socket, req: Request) -> None:
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    # The caller closes the socket; with linger 0 that sends RST and no response at all.
+
+
+def close_at_once(conn: socket.socket, req: Request) -> None:
+    # Returning closes the socket normally (FIN) before any byte of a response.
+    pass
+
+
+def endless_headers(conn: socket.socket, req: Request) -> None:
+    interval = req.float_param("interval", 0.05, 0.0, 10.0)
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n")
+    deadline = time.monotonic() + SILENCE_CAP_SECONDS
+    count = 0
+    while time.monotonic() < deadline:
+        conn.sendall(f"X-Filler-{count}: never the end of the head\r\n".encode())
+        count += 1
+        time.sleep(interval)
+
+
+def invalid_json(conn: socket.socket, req: Request) -> None:
+    send_simple(conn, req, 200, b'{"ok": tru')
+
+
+def redirect_loop(conn: socket.socket, req: Request) -> None:
+    send_simple(conn, req, 302, b"", content_type="text/plain", extra=[("Location", "/redirect-loop")])
+
+
+def broken_chunk(conn: socket.socket, req: Request) -> None:
+    head = [("Content-Type", "application/octet-stream"), ("Transfer-Encoding", "chunked")]
+    conn.sendall(head_bytes(200, head) + b"5\r\nhello\r\nzz\r\nnot a chunk\r\n")
+    # Returning closes the socket (FIN) in the middle of a body that can no longer be parsed.
+
+
 def garbage_status(conn: socket.socket, req: Request) -> None:
     conn.sendall(b"HTTP/1.1 abc not-a-status\r\n\r\n")
 
 
 def huge(conn: socket.socket, req: Request) -> None:
     mb = req.int_param("mb", 8, 0, 4096)
+    chunked = req.int_param("chunked", 0, 0, 1) == 1
     total = mb * MIB
-    head = [
-        ("Content-Type", "application/octet-stream"),
-        ("Content-Length", str(total)),
-        ("Connection", "close"),
-    ]
+    head = [("Content-Type", "application/octet-stream"), ("Connection", "close")]
+    head.append(("Transfer-Encoding", "chunked") if chunked else ("Content-Length", str(total)))
     conn.sendall(head_bytes(200, head))
     if req.method == "HEAD":
         return
@@ -289,8 +336,13 @@ def huge(conn: socket.socket, req: Request) -> None:
     remaining = total
     while remaining > 0:
         n = min(remaining, len(HUGE_CHUNK))
-        conn.sendall(view[:n])
+        if chunked:
+            conn.sendall(b"%x\r\n" % n + view[:n] + b"\r\n")
+        else:
+            conn.sendall(view[:n])
         remaining -= n
+    if chunked:
+        conn.sendall(b"0\r\n\r\n")
 
 
 def basic_challenge(conn: socket.socket, req: Request) -> None:
@@ -339,6 +391,12 @@ ROUTES = {
     "/json": json_status,
     "/invalid-utf8": invalid_utf8,
     "/encoded": encoded,
+    "/reset-before": reset_before,
+    "/close": close_at_once,
+    "/endless-headers": endless_headers,
+    "/invalid-json": invalid_json,
+    "/redirect-loop": redirect_loop,
+    "/broken-chunk": broken_chunk,
 }
 
 

@@ -6,11 +6,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One request sent as a delegate-driven task: collects the body, reports progress, and holds a
-/// refusal (a redirect to a pinned host) until the task ends.
+/// One request sent as a delegate-driven task: collects the body, stops it at the size limit,
+/// reports progress, and holds a refusal (a redirect to a pinned host) until the task ends.
 ///
-/// Completion-handler tasks are the fast path, but FoundationNetworking tells neither sent nor
-/// received bytes to the delegate for them; requests that want progress come this way instead.
+/// FoundationNetworking tells neither sent nor received bytes to the delegate of a
+/// completion-handler task, and buffers its whole body; a delegate-driven task hands over each
+/// chunk as it arrives, so a body over the limit is stopped before it is held in memory.
 final class TrackedTransfer: Sendable {
     private struct State {
         var body = Data()
@@ -18,37 +19,68 @@ final class TrackedTransfer: Sendable {
         var sent: Int64 = 0
         var lastDownload: TransferProgress?
         var refusal: NetworkError?
+        var tooLarge = false
     }
 
     let call: SessionCall
     private let reporter: ProgressReporter?
     private let uploadTotal: Int64
+    /// The largest body accepted, in bytes.
+    private let limit: Int
     private let state = Locked(State())
 
-    init(call: SessionCall, reporter: ProgressReporter?, uploadTotal: Int64) {
+    init(call: SessionCall, reporter: ProgressReporter?, uploadTotal: Int64, limit: Int) {
         self.call = call
         self.reporter = reporter
         self.uploadTotal = uploadTotal
+        self.limit = max(0, limit)
     }
 
     /// Notes the response's announced length; a compressed body arrives decoded, so its
     /// `Content-Length` says nothing about the bytes delivered and the total stays unknown.
-    func received(_ response: URLResponse) {
+    ///
+    /// - Returns: `false` when the announced length is over the limit: the request has failed
+    ///   with `responseTooLarge` and the task should be cancelled.
+    func received(_ response: URLResponse) -> Bool {
+        let length = response.expectedContentLength
+        // Even compressed, a body announced over the limit can only be larger once decoded.
+        guard length <= limit else {
+            state.withLock { $0.tooLarge = true }
+            call.fail(
+                .responseTooLarge(request: call.request, limit: limit, announced: length), stoppingTask: true)
+            return false
+        }
         let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
         let decoded = encoding.map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        let length = response.expectedContentLength
         state.withLock { state in
             state.body = Data()
             state.lastDownload = nil
             state.downloadTotal = length >= 0 && !decoded ? length : nil
         }
+        return true
     }
 
-    /// Keeps a slice of the body and reports the count so far.
+    /// Keeps a slice of the body and reports the count so far; past the limit, drops the body
+    /// and fails the request with `responseTooLarge`, which cancels the task.
     func received(_ data: Data) {
-        let event = state.withLock { state in
+        let (event, crossed) = state.withLock { state -> (TransferProgress?, Bool) in
+            guard !state.tooLarge else { return (nil, false) }
+            // The one check on the common path; `body.count` never exceeds `limit`.
+            guard data.count <= limit - state.body.count else {
+                state.tooLarge = true
+                state.body = Data()
+                return (nil, true)
+            }
             state.body.append(data)
-            return Self.download(&state, completed: Int64(state.body.count), total: state.downloadTotal)
+            guard reporter != nil else { return (nil, false) }
+            return (
+                Self.download(&state, completed: Int64(state.body.count), total: state.downloadTotal), false
+            )
+        }
+        if crossed {
+            call.fail(
+                .responseTooLarge(request: call.request, limit: limit, announced: nil), stoppingTask: true)
+            return
         }
         report(event)
     }

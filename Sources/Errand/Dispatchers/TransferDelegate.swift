@@ -5,11 +5,11 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The delegate of a dispatcher's second session, the one for delegate-driven tasks: it routes
+/// The delegate of a dispatcher's own session, whose tasks are all delegate-driven: it routes
 /// each task's events to its ``TrackedTransfer``.
 ///
-/// Only requests that ask for progress (and, on Linux, requests of a dispatcher with pins) go
-/// through it, so the fast path never pays for a delegate call per chunk.
+/// A dispatcher built on the caller's session sends only the requests that ask for progress
+/// (and, on Linux, those of a dispatcher with pins) this way.
 final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let transfers = Locked<[Int: TrackedTransfer]>([:])
     private let challenges: ChallengeDelegate
@@ -38,8 +38,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        transfer(for: dataTask)?.received(response)
-        completionHandler(.allow)
+        let allowed = transfer(for: dataTask)?.received(response) ?? true
+        completionHandler(allowed ? .allow : .cancel)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {

@@ -13,7 +13,8 @@ import Foundation
 /// by the system (which on Linux can wait forever). By default the dispatcher has its own
 /// ephemeral session: no shared cookie store, no URL cache.
 ///
-/// Redirects are followed; gzip and deflate bodies arrive decompressed.
+/// Redirects are followed; gzip and deflate bodies arrive decompressed. A body over
+/// ``maximumResponseSize`` fails with `responseTooLarge` as soon as the limit is crossed.
 ///
 /// Upload and download progress are reported for requests sent with
 /// ``dispatch(request:progressQueue:progress:onSuccess:onError:)``; public-key pins are checked
@@ -25,9 +26,12 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// The deadline, in seconds, for requests that do not set their own; `.infinity` for none.
     public let timeout: TimeInterval
 
-    private let session: URLSession
-    private let ownsSession: Bool
-    private let challenges: ChallengeDelegate?
+    /// The largest response body, in bytes, that a request may receive; see
+    /// ``init(baseURL:configuration:timeout:pinning:maximumResponseSize:)``.
+    public let maximumResponseSize: Int
+
+    /// The caller's session, when the dispatcher was given one; `nil` when it owns its session.
+    private let session: URLSession?
     private let deadlines = DeadlineScheduler()
     /// The public keys pinned per host; `nil` when nothing is pinned.
     let pins: PublicKeyPins?
@@ -49,22 +53,26 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     ///     nothing. A chain with no pinned key fails with `pinning`. On Linux, where
     ///     FoundationNetworking cannot show the server's certificates, every request to a pinned
     ///     host fails with `pinning` before any connection is made.
+    ///   - maximumResponseSize: The largest response body, in bytes, a request may receive;
+    ///     ``defaultMaximumResponseSize`` (16 MiB) by default, `Int.max` for no limit. A larger
+    ///     body fails with `responseTooLarge` as soon as the limit is crossed: at once when the
+    ///     `Content-Length` announces it, else when the bytes received pass it. The transfer is
+    ///     cancelled and the bytes received so far are dropped.
     public init(
         baseURL: URL? = nil,
         configuration: URLSessionConfiguration = URLSessionDispatcher.defaultConfiguration(),
         timeout: TimeInterval = 60,
-        pinning: PublicKeyPins? = nil
+        pinning: PublicKeyPins? = nil,
+        maximumResponseSize: Int = URLSessionDispatcher.defaultMaximumResponseSize
     ) {
-        let challenges = ChallengeDelegate(pins: pinning)
         let transfers = TransferDelegate(pins: pinning)
         self.baseURL = baseURL
         self.timeout = timeout
-        self.challenges = challenges
+        self.maximumResponseSize = maximumResponseSize
         self.pins = pinning
         self.transfers = transfers
-        self.session = URLSession(configuration: configuration, delegate: challenges, delegateQueue: nil)
+        self.session = nil
         self.trackedSession = TrackedSession(configuration: configuration, delegate: transfers)
-        self.ownsSession = true
     }
 
     /// Creates a dispatcher that sends through a session you own.
@@ -73,17 +81,25 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// does. Requests that ask for progress go through a second session, made with a copy of
     /// your session's configuration and a delegate of the dispatcher's own.
     ///
+    /// Your session hands over the body only when it is complete, so the maximum response size
+    /// is checked then: a larger body still fails with `responseTooLarge`, but it was held in
+    /// memory first. Send large downloads through a dispatcher that owns its session.
+    ///
     /// - Parameters:
     ///   - baseURL: The URL that relative paths resolve against.
     ///   - session: The session to send through; it is not invalidated by the dispatcher.
     ///   - timeout: The deadline, in seconds, for requests that do not set their own;
     ///     `.infinity` for none. NaN, zero or negative fails such requests with `invalidRequest`.
-    public init(baseURL: URL? = nil, session: URLSession, timeout: TimeInterval = 60) {
+    ///   - maximumResponseSize: The largest response body, in bytes, a request may receive;
+    ///     ``defaultMaximumResponseSize`` by default, `Int.max` for no limit.
+    public init(
+        baseURL: URL? = nil, session: URLSession, timeout: TimeInterval = 60,
+        maximumResponseSize: Int = URLSessionDispatcher.defaultMaximumResponseSize
+    ) {
         self.baseURL = baseURL
         self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
         self.session = session
-        self.ownsSession = false
-        self.challenges = nil
         self.pins = nil
         let transfers = TransferDelegate(pins: nil)
         self.transfers = transfers
@@ -91,9 +107,12 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     }
 
     deinit {
-        if ownsSession { session.finishTasksAndInvalidate() }
         trackedSession.invalidate()
     }
+
+    /// The default ``maximumResponseSize``: 16 MiB, far above any JSON answer and small enough
+    /// that a runaway or hostile server cannot exhaust the app's memory.
+    public static let defaultMaximumResponseSize = 16 * 1_048_576
 
     /// An ephemeral configuration with no URL cache and no shared cookie storage.
     public static func defaultConfiguration() -> URLSessionConfiguration {
@@ -138,25 +157,27 @@ public final class URLSessionDispatcher: NetworkDispatcher {
             return CancellableAction.none
         }
         let call = SessionCall(request: request, deadline: deadline, onSuccess: onSuccess, onError: onError)
-        if reporter != nil || pinsNeedTracking {
+        guard let session, reporter == nil, !pinsNeedTracking else {
+            // The dispatcher's own session is delegate-driven: it sees each chunk as it arrives,
+            // so the size limit holds without Foundation buffering the whole body first.
             let task = trackedSession.session.dataTask(with: urlRequest)
             let upload = Int64(urlRequest.httpBody?.count ?? 0)
-            transfers.track(task, as: TrackedTransfer(call: call, reporter: reporter, uploadTotal: upload))
+            transfers.track(
+                task,
+                as: TrackedTransfer(
+                    call: call, reporter: reporter, uploadTotal: upload, limit: maximumResponseSize))
             // A task never resumed never completes: forget it here, or its entry would stay.
             if !call.start(task, deadlines: deadlines) { transfers.untrack(task) }
             return call
         }
-        let challenges = self.challenges
-        let pinned = pins != nil
+        // The caller's session delivers the body whole; the limit can only be checked then.
+        let limit = maximumResponseSize
         let task = session.dataTask(with: urlRequest) { data, response, error in
-            // Only a dispatcher with pins can have refused a server's trust.
-            if pinned, let refusal = challenges?.takeRefusal(forTask: call.taskIdentifier) {
-                call.fail(refusal.attaching(call.request))
+            if let data, data.count > limit {
+                call.fail(.responseTooLarge(request: call.request, limit: limit, announced: nil))
                 return
             }
-            let challenged = challenges?.takeChallengedResponse(forTask: call.taskIdentifier)
-            call.complete(
-                data: data, response: response ?? challenged, error: challenged == nil ? error : nil)
+            call.complete(data: data, response: response, error: error)
         }
         call.start(task, deadlines: deadlines)
         return call

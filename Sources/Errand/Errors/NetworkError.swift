@@ -32,6 +32,9 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         /// The server's certificate chain carries none of the keys pinned for its host, or
         /// pinning cannot be enforced on this platform, so nothing was sent.
         case pinning
+        /// The response body is larger than the dispatcher's maximum response size; the transfer
+        /// was stopped as soon as the limit was crossed.
+        case responseTooLarge
     }
 
     /// What kind of failure this is.
@@ -83,6 +86,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .cassette: "Saved responses could not be read or written."
         case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
         case .pinning: "The connection to the server could not be verified as secure."
+        case .responseTooLarge: "The server's answer was too large to load."
         }
     }
 
@@ -116,6 +120,26 @@ extension NetworkError {
     /// The error for a cancelled request.
     static func cancelled(_ request: RequestData?) -> NetworkError {
         NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
+    }
+
+    /// The failure of a response whose body is over `limit` bytes.
+    ///
+    /// - Parameters:
+    ///   - request: The request whose answer was too large.
+    ///   - limit: The dispatcher's maximum response size.
+    ///   - announced: The `Content-Length` that gave it away, or `nil` when the bytes received
+    ///     crossed the limit.
+    static func responseTooLarge(request: RequestData, limit: Int, announced: Int64?) -> NetworkError {
+        let what =
+            announced.map { "announces \($0) bytes (Content-Length)" }
+            ?? "passed \(limit) bytes while it was still arriving"
+        return NetworkError(
+            code: .responseTooLarge,
+            message:
+                "The response body \(what), over the dispatcher's maximum response size of \(limit) bytes; "
+                + "the transfer was stopped and nothing of the body was kept. Raise "
+                + "URLSessionDispatcher's maximumResponseSize if such a body is expected.",
+            request: request)
     }
 
     /// This error with `request` filled in when it has none.

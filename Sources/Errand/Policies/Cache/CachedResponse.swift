@@ -23,7 +23,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// When this response arrived (`response_time` of RFC 9111 §4.2.3).
     public internal(set) var responseTime: Date
     /// The values of the request header fields that the response's `Vary` names, by lower-cased
-    /// name; a name whose field the request did not have is absent.
+    /// name; a name whose field the request did not have is absent. The value of a secret field
+    /// (`Authorization`, `Cookie`, …) is kept as its digest, `sha256:` and hexadecimal.
     public let varyingRequestHeaders: [String: String]
     /// What freshness needs from ``headers``, read when they are set.
     private(set) var freshness: CacheFreshness.Facts
@@ -38,7 +39,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         self.statusCode = response.statusCode
         self.headers = Self.storable(response.headers)
         self.body = response.body
-        self.url = response.url
+        self.url = CacheSecrets.url(response.url)
         self.requestTime = requestTime
         self.responseTime = responseTime
         let varyNames = Self.varyNames(in: headers)
@@ -46,7 +47,11 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         if !varyNames.isEmpty {
             let requestHeaders = request.effectiveHeaders
             for name in varyNames where name != "*" {
-                if let value = Self.normalizedValue(of: name, in: requestHeaders) { varying[name] = value }
+                if let value = CacheSecrets.varyingValue(
+                    Self.normalizedValue(of: name, in: requestHeaders), of: name)
+                {
+                    varying[name] = value
+                }
             }
         }
         self.varyingRequestHeaders = varying
@@ -68,7 +73,9 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         let requestHeaders = request.effectiveHeaders
         for name in varyNames {
             if name == "*" { return false }
-            if Self.normalizedValue(of: name, in: requestHeaders) != varyingRequestHeaders[name] {
+            let value = CacheSecrets.varyingValue(
+                Self.normalizedValue(of: name, in: requestHeaders), of: name)
+            if value != varyingRequestHeaders[name] {
                 return false
             }
         }
@@ -132,6 +139,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
             .map { String($0).trimmingWhitespace() }
         let kept = headers.fields.filter { field in
             !hopByHopNames.contains { field.name.caseInsensitiveEquals($0) }
+                && !CacheSecrets.unstoredHeaders.contains { field.name.caseInsensitiveEquals($0) }
                 && !nominated.contains { field.name.caseInsensitiveEquals($0) }
         }
         return kept.count == headers.fields.count ? headers : HTTPHeaders(kept)

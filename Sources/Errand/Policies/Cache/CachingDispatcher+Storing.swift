@@ -9,14 +9,16 @@ extension CachingDispatcher {
     /// The methods that do not change anything on the server (RFC 9110 §9.2.1).
     static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, "TRACE"]
 
-    /// The cache key of `request`: its URL without the method, or `nil` when it has none.
+    /// The cache key of `request`: its URL without the method, or `nil` when it has none; the
+    /// values of secret query items are digested (see `CacheSecrets`).
     func cacheKey(for request: RequestData) -> String? {
-        if let keyBase { return try? WireURL.string(path: request.path, base: keyBase, query: request.query) }
+        let query = CacheSecrets.query(request.query)
+        if let keyBase { return try? WireURL.string(path: request.path, base: keyBase, query: query) }
         if RequestData.hasScheme(request.path) {
-            return try? WireURL.string(path: request.path, base: nil, query: request.query)
+            return try? WireURL.string(path: request.path, base: nil, query: query)
         }
         // A relative path with no base URL known: keyed as the request describes it.
-        return try? WireURL.string(path: request.path, base: Self.relativeOrigin, query: request.query)
+        return try? WireURL.string(path: request.path, base: Self.relativeOrigin, query: query)
     }
 
     /// What relative paths are keyed under when no base URL is known.

@@ -21,6 +21,12 @@ import Foundation
 /// URL given when the cache was made, else the wrapped dispatcher's when it is a
 /// ``URLSessionDispatcher``; else a relative path is keyed as written, with its query.
 ///
+/// No credential reaches the store: secret query values (names of ``SecretVocabulary/default``,
+/// such as `access_token`) stand in the key and the stored URL as their SHA-256 digest, so do
+/// the stored `Vary` values of secret headers (`Authorization`, `Cookie`, `X-Api-Key`, …), and
+/// `Set-Cookie` is never stored. Bodies are stored as they came; token answers are `POST`
+/// responses with `no-store`, which are never stored.
+///
 /// Only the request headers this dispatcher sees count for `Vary` and for `Authorization`: put
 /// the cache outside header-setting policies (auth, interceptors) and the cache does not see
 /// their headers, so a response for one user may answer another. Call ``clear()`` when the

@@ -6,6 +6,10 @@ import Foundation
 /// - The folder is created readable by its owner only (mode 0700), and each file is written
 ///   with mode 0600, to a temporary name and renamed into place, so a crash mid-write leaves the
 ///   previous file whole.
+/// - No credential is written: the cache keys and stored URLs carry a SHA-256 digest in place
+///   of secret query values, stored `Vary` values of `Authorization`, `Cookie` and the like are
+///   digests, and `Set-Cookie` is not stored (see `CachingDispatcher`). Response bodies are
+///   stored as they came.
 /// - A file is named by a 64-bit FNV-1a hash of its key, and holds the key itself, so two keys
 ///   that hash alike never answer for each other (the newer simply replaces the older).
 /// - A file that cannot be read or decoded (truncated, corrupt, from another version) is deleted
@@ -78,8 +82,13 @@ public final class DiskCacheStore: CacheStore {
         let data = responses.isEmpty ? nil : try? JSONEncoder().encode(File(key: key, responses: responses))
         withIndex { index in
             let url = directory.appending(path: name)
-            if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
-            guard let data, data.count <= byteLimit else { return }
+            // The new file is renamed over the old one: deleting the old one first would leave
+            // no file at all if the process died in between.
+            guard let data, data.count <= byteLimit else {
+                if index.removeValue(forKey: name) != nil { try? FileManager.default.removeItem(at: url) }
+                return
+            }
+            index[name] = nil
             var total = index.values.reduce(0) { $0 + $1.byteCount }
             while total + data.count > byteLimit,
                 let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse })
@@ -88,7 +97,10 @@ public final class DiskCacheStore: CacheStore {
                 index[oldest.key] = nil
                 total -= oldest.value.byteCount
             }
-            guard (try? PrivateFile.write(data, to: url)) != nil else { return }
+            guard (try? PrivateFile.write(data, to: url)) != nil else {
+                try? FileManager.default.removeItem(at: url)
+                return
+            }
             index[name] = Entry(byteCount: data.count, lastUse: now())
         }
     }
