@@ -1,0 +1,171 @@
+import Errand
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension FlightRecorder {
+    /// The entry with the configuration's redaction applied, and every echo of a value it hid
+    /// hidden too, before anything is kept.
+    ///
+    /// Headers, cookies and query items go through `HARRedactor`, as for a cassette. A JSON body
+    /// is walked only when ``JSONKeyProbe`` says it may hold a secret key. A value hidden by
+    /// name that the same exchange repeats elsewhere, in any spelling of `SecretSpelling`, is
+    /// hidden there as well: in a JSON body in place (`HARSecretScan`), in a URL or header by
+    /// the placeholder; a body where it cannot be hidden exactly (base64, or not JSON) is
+    /// dropped with a note.
+    func redactedEntry(_ entry: HAR.Entry) -> HAR.Entry {
+        let redaction = configuration.redaction
+        guard redaction.isEnabled else { return entry }
+        var redactor = HARRedactor(redaction)
+        var result = entry
+
+        let requestBody = entry.request.postData?.body
+        let requestType = entry.request.postData?.mimeType ?? entry.request.contentType ?? ""
+        let skipsRequestBody = requestBody.map { skipsWalk(of: $0, mimeType: requestType) } ?? false
+        if skipsRequestBody { result.request.postData?.body = nil }
+        result.request = redactor.redact(result.request)
+        if skipsRequestBody { result.request.postData?.body = requestBody }
+
+        let responseBody = entry.response.content.body
+        let skipsResponseBody =
+            responseBody.map { skipsWalk(of: $0, mimeType: entry.response.content.mimeType) } ?? false
+        if skipsResponseBody { result.response.content.body = nil }
+        result.response = redactor.redact(result.response)
+        if skipsResponseBody { result.response.content.body = responseBody }
+
+        guard !redactor.secrets.isEmpty else { return result }
+        hideEchoes(of: redactor.secrets, in: &result)
+        return result
+    }
+
+    private func skipsWalk(of body: Data, mimeType: String) -> Bool {
+        let essence = mimeType.split(separator: ";", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return essence.trimmingCharacters(in: .whitespaces).hasSuffix("json") && !probe.mayHoldKey(in: body)
+    }
+
+    private func hideEchoes(of secrets: Set<String>, in entry: inout HAR.Entry) {
+        let needles = EchoNeedles(secrets)
+        guard !needles.isEmpty else { return }
+        let placeholder = configuration.redaction.placeholder
+        entry.request.url = needles.hidden(in: entry.request.url, placeholder: placeholder)
+        for index in entry.request.headers.indices {
+            entry.request.headers[index].value = needles.hidden(
+                in: entry.request.headers[index].value, placeholder: placeholder)
+        }
+        for index in entry.request.queryString.indices {
+            entry.request.queryString[index].value = needles.hidden(
+                in: entry.request.queryString[index].value, placeholder: placeholder)
+        }
+        for index in entry.request.cookies.indices {
+            entry.request.cookies[index].value = needles.hidden(
+                in: entry.request.cookies[index].value, placeholder: placeholder)
+        }
+        for index in entry.response.cookies.indices {
+            entry.response.cookies[index].value = needles.hidden(
+                in: entry.response.cookies[index].value, placeholder: placeholder)
+        }
+        for index in entry.response.headers.indices {
+            entry.response.headers[index].value = needles.hidden(
+                in: entry.response.headers[index].value, placeholder: placeholder)
+        }
+        entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
+        entry.response.error = entry.response.error.map { needles.hidden(in: $0, placeholder: placeholder) }
+        if let body = entry.response.content.body, needles.occur(in: body) {
+            let cleaned = cleanedBody(body, mimeType: entry.response.content.mimeType, secrets: secrets)
+            if let cleaned {
+                entry.response.content.body = cleaned
+            } else {
+                var dropped = entry
+                Self.dropBodies(
+                    of: &dropped, reason: "it repeats a redacted secret that cannot be hidden in place")
+                entry.response.content = dropped.response.content
+            }
+        }
+        if let body = entry.request.postData?.body, needles.occur(in: body) {
+            let cleaned = cleanedBody(
+                body, mimeType: entry.request.postData?.mimeType ?? "", secrets: secrets)
+            if let cleaned {
+                entry.request.postData?.body = cleaned
+            } else {
+                var dropped = entry
+                Self.dropBodies(
+                    of: &dropped, reason: "it repeats a redacted secret that cannot be hidden in place")
+                entry.request.postData = dropped.request.postData
+            }
+        }
+    }
+
+    /// A JSON body with every echo hidden in place; `nil` when that is not possible.
+    private func cleanedBody(_ body: Data, mimeType: String, secrets: Set<String>) -> Data? {
+        guard mimeType.lowercased().contains("json") else { return nil }
+        let scan = HARSecretScan.clean(
+            body, secrets: secrets, placeholder: configuration.redaction.placeholder)
+        return scan.leak == nil ? scan.data : nil
+    }
+}
+
+/// The spellings of a set of redacted values, as bytes, without those that contain a shorter
+/// one (finding the shorter one is enough to know).
+struct EchoNeedles {
+    private let needles: [[UInt8]]
+
+    init(_ secrets: Set<String>) {
+        let all = Set(secrets.flatMap { SecretSpelling.spellings(of: $0).map { Array($0.text.utf8) } })
+        var kept: [[UInt8]] = []
+        for needle in all.sorted(by: { $0.count < $1.count })
+        where !kept.contains(where: { Self.find($0, in: needle) }) {
+            kept.append(needle)
+        }
+        needles = kept
+    }
+
+    var isEmpty: Bool { needles.isEmpty }
+
+    /// Whether any spelling occurs in `data`.
+    func occur(in data: Data) -> Bool {
+        data.withUnsafeBytes { haystack in needles.contains { Self.find($0, in: haystack) } }
+    }
+
+    /// `text` with every spelling found replaced by `placeholder`.
+    func hidden(in text: String, placeholder: String) -> String {
+        var text = text
+        guard
+            needles.contains(where: { needle in
+                text.withUTF8 { Self.find(needle, in: UnsafeRawBufferPointer($0)) }
+            })
+        else { return text }
+        for needle in needles.sorted(by: { $0.count > $1.count }) {
+            text = text.replacingOccurrences(of: String(decoding: needle, as: UTF8.self), with: placeholder)
+        }
+        return text
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
+        haystack.withUnsafeBytes { find(needle, in: $0) }
+    }
+
+    /// Whether `needle` occurs in `haystack`: `memchr` to each place its first byte is, then
+    /// `memcmp` (`memmem` is not in every C library's Swift module).
+    private static func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Bool {
+        guard let first = needle.first, needle.count <= haystack.count, let base = haystack.baseAddress
+        else { return false }
+        return needle.withUnsafeBytes { pattern in
+            guard let patternBase = pattern.baseAddress else { return false }
+            let last = haystack.count - needle.count
+            var offset = 0
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return false }
+                let position = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + position, patternBase, needle.count) == 0 { return true }
+                offset = position + 1
+            }
+            return false
+        }
+    }
+}
