@@ -53,6 +53,22 @@ extension FlightRecorder {
         let needles = EchoNeedles(secrets)
         guard !needles.isEmpty else { return }
         let placeholder = configuration.redaction.placeholder
+        if needles.occur(in: Self.texts(of: entry)) {
+            hideEchoes(needles, inTextsOf: &entry, placeholder: placeholder)
+        }
+        hideEchoes(needles, inBodiesOf: &entry, secrets: secrets)
+    }
+
+    /// The URLs, header and cookie values, and error text of an entry: where an echo may be.
+    private static func texts(of entry: HAR.Entry) -> [String] {
+        var texts = [entry.request.url, entry.response.redirectURL, entry.response.error ?? ""]
+        texts += entry.request.headers.map(\.value) + entry.response.headers.map(\.value)
+        texts += entry.request.queryString.map(\.value)
+        texts += entry.request.cookies.map(\.value) + entry.response.cookies.map(\.value)
+        return texts
+    }
+
+    private func hideEchoes(_ needles: EchoNeedles, inTextsOf entry: inout HAR.Entry, placeholder: String) {
         entry.request.url = needles.hidden(in: entry.request.url, placeholder: placeholder)
         for index in entry.request.headers.indices {
             entry.request.headers[index].value = needles.hidden(
@@ -76,6 +92,9 @@ extension FlightRecorder {
         }
         entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
         entry.response.error = entry.response.error.map { needles.hidden(in: $0, placeholder: placeholder) }
+    }
+
+    private func hideEchoes(_ needles: EchoNeedles, inBodiesOf entry: inout HAR.Entry, secrets: Set<String>) {
         if let body = entry.response.content.body, needles.occur(in: body) {
             let cleaned = cleanedBody(body, mimeType: entry.response.content.mimeType, secrets: secrets)
             if let cleaned {
@@ -110,19 +129,18 @@ extension FlightRecorder {
     }
 }
 
-/// The spellings of a set of redacted values, as bytes, without those that contain a shorter
-/// one (finding the shorter one is enough to know).
+/// The spellings of a set of redacted values, as bytes, each searched for with `memchr` and
+/// `memcmp`: a handful per secret, over bodies that are mostly free of them.
 struct EchoNeedles {
     private let needles: [[UInt8]]
 
     init(_ secrets: Set<String>) {
-        let all = Set(secrets.flatMap { SecretSpelling.spellings(of: $0).map { Array($0.text.utf8) } })
-        var kept: [[UInt8]] = []
-        for needle in all.sorted(by: { $0.count < $1.count })
-        where !kept.contains(where: { Self.find($0, in: needle) }) {
-            kept.append(needle)
+        var seen: Set<[UInt8]> = []
+        needles = secrets.flatMap { secret in
+            SecretSpelling.spellings(of: secret).map { Array($0.text.utf8) }.filter {
+                seen.insert($0).inserted
+            }
         }
-        needles = kept
     }
 
     var isEmpty: Bool { needles.isEmpty }
@@ -132,7 +150,17 @@ struct EchoNeedles {
         data.withUnsafeBytes { haystack in needles.contains { Self.find($0, in: haystack) } }
     }
 
-    /// `text` with every spelling found replaced by `placeholder`.
+    /// Whether any spelling occurs in one of `texts`, searched as one buffer.
+    func occur(in texts: [String]) -> Bool {
+        var joined: [UInt8] = []
+        for text in texts {
+            joined.append(contentsOf: text.utf8)
+            joined.append(0)
+        }
+        return joined.withUnsafeBytes { haystack in needles.contains { Self.find($0, in: haystack) } }
+    }
+
+    /// `text` with every spelling found replaced by `placeholder`, longest first.
     func hidden(in text: String, placeholder: String) -> String {
         var text = text
         guard
@@ -144,10 +172,6 @@ struct EchoNeedles {
             text = text.replacingOccurrences(of: String(decoding: needle, as: UTF8.self), with: placeholder)
         }
         return text
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Bool {
-        haystack.withUnsafeBytes { find(needle, in: $0) }
     }
 
     /// Whether `needle` occurs in `haystack`: `memchr` to each place its first byte is, then
