@@ -108,4 +108,22 @@ import Testing
         }
         #expect(replayed.code == .transport)
     }
+
+    @Test func crossesTaskBoundaries() async throws {
+        // Given a recorder, its configuration and its dispatcher made on one task
+        let server = InMemoryDispatcher()
+        server.stub(.get, "/x", response: .status(204))
+        let configuration = FlightRecorder.Configuration(maximumEntries: 3, baseURL: Self.baseURL)
+        let recorder = FlightRecorder(configuration)
+        let dispatcher: FlightRecordingDispatcher = server.flightRecording(into: recorder)
+
+        // When they are used from a detached task
+        let kept = try await Task.detached {
+            _ = try await dispatcher.dispatch(.get("/x"))
+            return (configuration.maximumEntries, recorder.har().entries.count)
+        }.value
+
+        // Then they work there
+        #expect(kept == (3, 1))
+    }
 }

@@ -192,4 +192,18 @@ import Testing
         server.answerOldest()
         #expect(try await second.first().get().statusCode == 200)
     }
+
+    @Test func crossesTaskBoundaries() async throws {
+        // Given a coalescing dispatcher made on one task
+        let server = InMemoryDispatcher()
+        server.stub(.get, "/x", response: .status(204))
+        let dispatcher: CoalescingDispatcher = server.coalescingIdenticalRequests(alsoMatching: ["X-Tenant"])
+
+        // When it is used from a detached task
+        let status = try await Task.detached { try await dispatcher.dispatch(.get("/x")).statusCode }.value
+
+        // Then it works there
+        #expect(status == 204)
+        #expect(dispatcher.matchedHeaders == ["Authorization", "Accept", "Accept-Language", "Cookie", "X-Tenant"])
+    }
 }
