@@ -204,6 +204,7 @@ import Testing
 
         // Then it works there
         #expect(status == 204)
-        #expect(dispatcher.matchedHeaders == ["Authorization", "Accept", "Accept-Language", "Cookie", "X-Tenant"])
+        #expect(
+            dispatcher.matchedHeaders == ["Authorization", "Accept", "Accept-Language", "Cookie", "X-Tenant"])
     }
 }
