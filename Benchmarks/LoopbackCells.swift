@@ -16,6 +16,9 @@ struct LoopbackCells: Sendable {
     let target: Target
     let raw: RawClient
     let dispatcher: any NetworkDispatcher
+    /// A stack to measure `dispatcher` against instead of the raw client, each variant against
+    /// the same variant, so the ratio is the cost of what `dispatcher` adds to it.
+    var baselineStack: (name: String, dispatcher: any NetworkDispatcher)?
 
     /// Every cell, small payload first.
     func measure(in context: BenchmarkContext) async throws -> [ResultRow] {
@@ -38,33 +41,49 @@ struct LoopbackCells: Sendable {
         let url = raw.url(of: type)
         let request = GetPayload<Payload>()
 
-        let baseline = Contender(name: "URLSession + JSONDecoder") {
+        let rawBaseline = Contender(name: "URLSession + JSONDecoder") {
             let stopwatch = Stopwatch()
             let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
                 raw.fetch(Payload.self, from: url, done: done)
             }
             return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
-        let callback = Contender(name: "execute (callback)") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
-                request.execute(
-                    dispatcher: dispatcher, callbackQueue: nil,
-                    onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
+        func callback(_ name: String, through dispatcher: any NetworkDispatcher) -> Contender {
+            Contender(name: name) {
+                let stopwatch = Stopwatch()
+                let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
+                    request.execute(
+                        dispatcher: dispatcher, callbackQueue: nil,
+                        onSuccess: { done(.success($0.checksum)) }, onError: { done(.failure($0)) })
+                }
+                return try Self.sample(run, stopwatch, total: total, expected: expected)
             }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
-        let async = Contender(name: "execute (async)") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) {
-                try await request.execute(dispatcher: dispatcher).checksum
+        func async(_ name: String, through dispatcher: any NetworkDispatcher) -> Contender {
+            Contender(name: name) {
+                let stopwatch = Stopwatch()
+                let run = try await InFlight.run(total: total, inFlight: inFlight) {
+                    try await request.execute(dispatcher: dispatcher).checksum
+                }
+                return try Self.sample(run, stopwatch, total: total, expected: expected)
             }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
+        let contenders: [(errand: Contender, baseline: Contender)] = [
+            (
+                callback("execute (callback)", through: dispatcher),
+                baselineStack.map { callback("\($0.name), execute (callback)", through: $0.dispatcher) }
+                    ?? rawBaseline
+            ),
+            (
+                async("execute (async)", through: dispatcher),
+                baselineStack.map { async("\($0.name), execute (async)", through: $0.dispatcher) }
+                    ?? rawBaseline
+            ),
+        ]
 
         let label = "\(Payload.label) · \(inFlight) in flight"
         var rows: [ResultRow] = []
-        for errand in [callback, async] {
+        for (errand, baseline) in contenders {
             let comparison = Comparison(
                 label: label, variant: errand.name, metric: .throughput, target: target,
                 baseline: baseline, errand: errand)

@@ -25,6 +25,7 @@ enum ScenarioRegistry {
     static let all: [any Scenario] = [
         TransportScenario(),
         FullStackScenario(),
+        FlightRecorderScenario(),
         InMemoryScenario(),
         CacheHitScenario(),
         DIScenario(),

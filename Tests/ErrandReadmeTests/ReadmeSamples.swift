@@ -236,3 +236,24 @@ extension ReadmeSamples {
         return command
     }
 }
+
+extension ReadmeSamples {
+    /// The sample of "Coalesced reads".
+    static func coalescedReads(storage: any TokenStorage) -> any NetworkDispatcher {
+        let api = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .authenticating(storage: storage, refresh: refreshTokens)
+            .coalescingIdenticalRequests(alsoMatching: ["X-Tenant"])
+        return api
+    }
+
+    /// The sample of "Flight recorder".
+    static func flightRecorder() throws -> any NetworkDispatcher {
+        let recorder = FlightRecorder(.init(maximumEntries: 200, maximumAge: .seconds(600)))
+        let recorded = URLSessionDispatcher(baseURL: URL(string: "https://api.example.com")!)
+            .retrying(.default)
+            .flightRecording(into: recorder)
+        // from a "Report a problem" button:
+        try recorder.write(to: URL.temporaryDirectory.appending(path: "last-requests.har"))
+        return recorded
+    }
+}

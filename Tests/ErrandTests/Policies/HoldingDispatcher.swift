@@ -17,6 +17,7 @@ final class HoldingDispatcher: NetworkDispatcher {
         var started: [RequestData] = []
         var nextID = 0
         var mostOpen = 0
+        var cancelled = 0
     }
 
     private let state = Locked(State())
@@ -27,6 +28,8 @@ final class HoldingDispatcher: NetworkDispatcher {
     var openCount: Int { state.withLock { $0.held.count } }
     /// The most requests that were open at once.
     var mostOpen: Int { state.withLock { $0.mostOpen } }
+    /// How many open requests were cancelled.
+    var cancelledCount: Int { state.withLock { $0.cancelled } }
 
     func dispatch(
         request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
@@ -42,7 +45,10 @@ final class HoldingDispatcher: NetworkDispatcher {
         }
         return CancellableAction { [self] in
             let held = state.withLock { state in
-                state.held.firstIndex { $0.id == id }.map { state.held.remove(at: $0) }
+                state.held.firstIndex { $0.id == id }.map { index in
+                    state.cancelled += 1
+                    return state.held.remove(at: index)
+                }
             }
             held?.onError(NetworkError(code: .cancelled, message: "cancelled", request: request))
         }
@@ -54,6 +60,15 @@ final class HoldingDispatcher: NetworkDispatcher {
         let oldest = state.withLock { state in state.held.isEmpty ? nil : state.held.removeFirst() }
         guard let oldest else { return false }
         oldest.onSuccess(NetworkResponse(statusCode: status, body: body, request: oldest.request))
+        return true
+    }
+
+    /// Fails the oldest open request with `code`; `false` when none is open.
+    @discardableResult
+    func failOldest(_ code: NetworkError.Code) -> Bool {
+        let oldest = state.withLock { state in state.held.isEmpty ? nil : state.held.removeFirst() }
+        guard let oldest else { return false }
+        oldest.onError(NetworkError(code: code, message: "failed by the test", request: oldest.request))
         return true
     }
 }

@@ -1,0 +1,98 @@
+import Errand
+import Foundation
+
+extension FlightRecorder {
+    /// Turns one finished exchange into a HAR entry, redacts it, fits it to the byte budget and
+    /// keeps it. Runs on the thread that finished the exchange, before its callback.
+    func record(
+        _ request: RequestData, _ outcome: Result<NetworkResponse, NetworkError>, startedDateTime: Date,
+        duration: Duration
+    ) {
+        let answer: NetworkResponse?
+        switch outcome {
+        case .success(let response): answer = response
+        case .failure(let error): answer = error.response
+        }
+        let harRequest = harRequest(for: request, answeredBy: answer)
+        var entry: HAR.Entry
+        if let answer {
+            entry =
+                Recording(
+                    harRequest: harRequest, response: answer, startedDateTime: startedDateTime,
+                    duration: duration
+                ).entry
+        } else if case .failure(let error) = outcome {
+            entry =
+                Recording(
+                    harRequest: harRequest, failure: error, startedDateTime: startedDateTime,
+                    duration: duration
+                ).entry
+        } else {
+            return
+        }
+        if case .failure(let error) = outcome {
+            entry.response.error = "\(error.code.rawValue): \(error.message)"
+        }
+        var redacted = redactedEntry(entry)
+        var bytes = Self.weight(of: redacted)
+        if bytes > configuration.maximumBytes {
+            Self.dropBodies(of: &redacted, reason: "over the flight recorder's byte budget")
+            bytes = Self.weight(of: redacted)
+            guard bytes <= configuration.maximumBytes else { return }
+        }
+        keep(redacted, bytes: bytes)
+    }
+
+    /// The request in HAR form, against the base URL, or the origin its answer came from, or
+    /// (when neither makes a URL) with the path as it was given.
+    private func harRequest(for request: RequestData, answeredBy answer: NetworkResponse?) -> HAR.Request {
+        if let resolved = try? Recording.harRequest(resolving: request, against: configuration.baseURL) {
+            return resolved
+        }
+        if let origin = answer?.url.flatMap(Self.origin),
+            let resolved = try? Recording.harRequest(resolving: request, against: origin)
+        {
+            return resolved
+        }
+        let headers = request.effectiveHeaders
+        return HAR.Request(
+            method: request.method.rawValue, url: request.path,
+            headers: headers.map { HAR.Header(name: $0.name, value: $0.value) },
+            postData: request.body.map {
+                HAR.PostData(mimeType: headers["Content-Type"] ?? $0.contentType, body: $0.data ?? Data())
+            })
+    }
+
+    private static func origin(of url: URL) -> URL? {
+        guard let scheme = url.scheme, let host = url.host else { return nil }
+        let port = url.port.map { ":\($0)" } ?? ""
+        return URL(string: "\(scheme)://\(host.contains(":") ? "[\(host)]" : host)\(port)")
+    }
+
+    /// About how many bytes an entry holds in memory: its URL, headers, cookies and bodies, and
+    /// a fixed allowance for the rest.
+    static func weight(of entry: HAR.Entry) -> Int {
+        let request = entry.request
+        let response = entry.response
+        var total = 512 + request.url.utf8.count + (response.error?.utf8.count ?? 0)
+        for header in request.headers { total += header.name.utf8.count + header.value.utf8.count + 16 }
+        for header in response.headers { total += header.name.utf8.count + header.value.utf8.count + 16 }
+        total += request.postData?.body?.count ?? 0
+        total += response.content.body?.count ?? 0
+        return total
+    }
+
+    /// Drops both bodies, saying in their `comment` how large they were and why they are gone.
+    static func dropBodies(of entry: inout HAR.Entry, reason: String) {
+        if let body = entry.response.content.body {
+            entry.response.content.body = nil
+            entry.response.content.size = body.count
+            entry.response.content.comment = "Body of \(body.count) bytes not kept: \(reason)."
+        }
+        if let body = entry.request.postData?.body {
+            entry.request.postData?.body = nil
+            entry.request.postData?.params = []
+            entry.request.postData?.comment = "Body of \(body.count) bytes not kept: \(reason)."
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Errand
+import Foundation
+
+extension FlightRecorder {
+    /// The entry with the configuration's redaction applied, and every echo of a value it hid
+    /// hidden too, before anything is kept.
+    ///
+    /// Headers, cookies and query items go through `HARRedactor`, as for a cassette. A JSON body
+    /// is walked only when ``JSONKeyProbe`` says it may hold a secret key. A value hidden by
+    /// name that the same exchange repeats elsewhere, in any spelling of `SecretSpelling`, is
+    /// hidden there as well: in a JSON body in place (`HARSecretScan`), in a URL or header by
+    /// the placeholder; a body where it cannot be hidden exactly (base64, or not JSON) is
+    /// dropped with a note.
+    func redactedEntry(_ entry: HAR.Entry) -> HAR.Entry {
+        let redaction = configuration.redaction
+        guard redaction.isEnabled else { return entry }
+        var redactor = HARRedactor(redaction)
+        var result = entry
+
+        let requestBody = entry.request.postData?.body
+        let requestType = entry.request.postData?.mimeType ?? entry.request.contentType ?? ""
+        let skipsRequestBody = requestBody.map { skipsWalk(of: $0, mimeType: requestType) } ?? false
+        if skipsRequestBody { result.request.postData?.body = nil }
+        result.request = redactor.redact(result.request)
+        if skipsRequestBody { result.request.postData?.body = requestBody }
+
+        let responseBody = entry.response.content.body
+        let skipsResponseBody =
+            responseBody.map { skipsWalk(of: $0, mimeType: entry.response.content.mimeType) } ?? false
+        if skipsResponseBody { result.response.content.body = nil }
+        result.response = redactor.redact(result.response)
+        if skipsResponseBody { result.response.content.body = responseBody }
+
+        guard !redactor.secrets.isEmpty else { return result }
+        hideEchoes(of: redactor.secrets, in: &result)
+        return result
+    }
+
+    private func skipsWalk(of body: Data, mimeType: String) -> Bool {
+        let essence = mimeType.split(separator: ";", maxSplits: 1).first.map { $0.lowercased() } ?? ""
+        return essence.trimmingCharacters(in: .whitespaces).hasSuffix("json") && !probe.mayHoldKey(in: body)
+    }
+
+    private func hideEchoes(of secrets: Set<String>, in entry: inout HAR.Entry) {
+        let needles = EchoNeedles(secrets)
+        guard !needles.isEmpty else { return }
+        let placeholder = configuration.redaction.placeholder
+        if needles.occur(in: Self.texts(of: entry)) {
+            hideEchoes(needles, inTextsOf: &entry, placeholder: placeholder)
+        }
+        hideEchoes(needles, inBodiesOf: &entry, secrets: secrets)
+    }
+
+    /// The URLs, header and cookie values, and error text of an entry: where an echo may be.
+    private static func texts(of entry: HAR.Entry) -> [String] {
+        var texts = [entry.request.url, entry.response.redirectURL, entry.response.error ?? ""]
+        texts += entry.request.headers.map(\.value) + entry.response.headers.map(\.value)
+        texts += entry.request.queryString.map(\.value)
+        texts += entry.request.cookies.map(\.value) + entry.response.cookies.map(\.value)
+        return texts
+    }
+
+    private func hideEchoes(_ needles: EchoNeedles, inTextsOf entry: inout HAR.Entry, placeholder: String) {
+        entry.request.url = needles.hidden(in: entry.request.url, placeholder: placeholder)
+        for index in entry.request.headers.indices {
+            entry.request.headers[index].value = needles.hidden(
+                in: entry.request.headers[index].value, placeholder: placeholder)
+        }
+        for index in entry.request.queryString.indices {
+            entry.request.queryString[index].value = needles.hidden(
+                in: entry.request.queryString[index].value, placeholder: placeholder)
+        }
+        for index in entry.request.cookies.indices {
+            entry.request.cookies[index].value = needles.hidden(
+                in: entry.request.cookies[index].value, placeholder: placeholder)
+        }
+        for index in entry.response.cookies.indices {
+            entry.response.cookies[index].value = needles.hidden(
+                in: entry.response.cookies[index].value, placeholder: placeholder)
+        }
+        for index in entry.response.headers.indices {
+            entry.response.headers[index].value = needles.hidden(
+                in: entry.response.headers[index].value, placeholder: placeholder)
+        }
+        entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
+        entry.response.error = entry.response.error.map { needles.hidden(in: $0, placeholder: placeholder) }
+    }
+
+    private func hideEchoes(_ needles: EchoNeedles, inBodiesOf entry: inout HAR.Entry, secrets: Set<String>) {
+        if let body = entry.response.content.body, needles.occur(in: body) {
+            let cleaned = cleanedBody(body, mimeType: entry.response.content.mimeType, secrets: secrets)
+            if let cleaned {
+                entry.response.content.body = cleaned
+            } else {
+                var dropped = entry
+                Self.dropBodies(
+                    of: &dropped, reason: "it repeats a redacted secret that cannot be hidden in place")
+                entry.response.content = dropped.response.content
+            }
+        }
+        if let body = entry.request.postData?.body, needles.occur(in: body) {
+            let cleaned = cleanedBody(
+                body, mimeType: entry.request.postData?.mimeType ?? "", secrets: secrets)
+            if let cleaned {
+                entry.request.postData?.body = cleaned
+            } else {
+                var dropped = entry
+                Self.dropBodies(
+                    of: &dropped, reason: "it repeats a redacted secret that cannot be hidden in place")
+                entry.request.postData = dropped.request.postData
+            }
+        }
+    }
+
+    /// A JSON body with every echo hidden in place; `nil` when that is not possible.
+    private func cleanedBody(_ body: Data, mimeType: String, secrets: Set<String>) -> Data? {
+        guard mimeType.lowercased().contains("json") else { return nil }
+        let scan = HARSecretScan.clean(
+            body, secrets: secrets, placeholder: configuration.redaction.placeholder)
+        return scan.leak == nil ? scan.data : nil
+    }
+}
