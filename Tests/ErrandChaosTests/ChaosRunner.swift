@@ -5,8 +5,8 @@ import Foundation
 /// Runs a scenario through its real chain, stepping the manual clock and cancelling at the
 /// scenario's moment, and checks every request against ``ChaosModel``.
 struct ChaosRunner {
-    private let scenario: ChaosScenario
-    private let chain: ChaosChain
+    let scenario: ChaosScenario
+    let chain: ChaosChain
     private var model: ChaosModel
     /// Set once the last request is cancelled before its callback came.
     private var cancelledBeforeDelivery = false
@@ -30,10 +30,11 @@ struct ChaosRunner {
 
     private mutating func run() async -> String? {
         for (index, call) in scenario.calls.enumerated() {
-            let isLast = index == scenario.calls.count - 1
+            let isLast = index == scenario.calls.count - 1 && scenario.burst.isEmpty
             if let problem = await send(call, number: index + 1, isLast: isLast) { return problem }
         }
-        return cancelledBeforeDelivery ? nil : sideEffectProblem()
+        if !cancelledBeforeDelivery, let problem = sideEffectProblem() { return problem }
+        return scenario.burst.isEmpty ? nil : await sendBurst()
     }
 
     /// Sends one request, drives it to its callback, and checks the callback.
@@ -96,13 +97,13 @@ struct ChaosRunner {
     }
 
     /// Which moment the parked chain is in, judged by what waits on the clock.
-    private var parkedMoment: ChaosScenario.Moment {
+    var parkedMoment: ChaosScenario.Moment {
         if chain.server.pendingSlow > 0 { return .duringDispatch }
         if chain.refresher.pending > 0 { return .duringRefresh }
         return .duringRetryWait
     }
 
-    private var state: String {
+    var state: String {
         "sleepers \(chain.clock.sleeperCount), slow answers \(chain.server.pendingSlow), "
             + "refreshes waiting \(chain.refresher.pending), server requests \(chain.server.received)"
     }
@@ -120,7 +121,7 @@ struct ChaosRunner {
     }
 
     /// Lets everything still running finish, then gives a stray second callback time to show.
-    private func drain() async -> String? {
+    func drain() async -> String? {
         while true {
             let seen = chain.signal.generation
             if chain.clock.sleeperCount == 0, chain.server.pendingSlow == 0, chain.refresher.pending == 0 { break }
@@ -161,7 +162,7 @@ struct ChaosRunner {
     }
 
     /// Starts `call` by its entry and returns what cancels it.
-    private static func start(
+    static func start(
         _ call: ChaosScenario.Call, on dispatcher: any NetworkDispatcher, into deliveries: Deliveries,
         cancelFirst: Bool
     ) -> any Cancellable {

@@ -60,6 +60,12 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
         case executeAsync
 
         var isAsync: Bool { self == .dispatchAsync || self == .executeAsync }
+
+        /// The async entry of the same kind.
+        mutating func makeAsync() {
+            if self == .dispatch { self = .dispatchAsync }
+            if self == .execute { self = .executeAsync }
+        }
     }
 
     /// When the last request is cancelled.
@@ -91,6 +97,9 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
     let answers: [Answer]
     let refreshes: [Refresh]
     let calls: [Call]
+    /// Requests sent all at once after `calls`; usually none. When there are some, the cancel
+    /// moment applies to the first of them instead of the last of `calls`.
+    let burst: [Call]
     let cancel: Moment
 
     /// Builds the scenario of `seed`.
@@ -119,31 +128,44 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
             Refresh(
                 kind: random.weighted([(6, .issues), (2, .refused), (2, .outage)]), slow: random.chance(50))
         }
-        var calls = (0..<Int.random(in: 1...3, using: &random)).map { _ in
+        let makeCall = { (random: inout SplitMix64) in
             Call(
                 method: random.chance(85) ? .get : .post,
                 entry: random.weighted([(5, .dispatch), (2, .dispatchAsync), (2, .execute), (1, .executeAsync)]))
         }
+        var calls = (0..<Int.random(in: 1...3, using: &random)).map { _ in makeCall(&random) }
         cancel = random.weighted([
             (5, .never), (1, .beforeDispatch), (2, .rightAfterDispatch), (2, .duringDispatch),
             (2, .duringRetryWait), (2, .duringRefresh), (1, .afterCompletion),
         ])
+        var burst: [Call] = []
+        if random.chance(30) {
+            burst = (0..<Int.random(in: 2...4, using: &random)).map { _ in makeCall(&random) }
+        }
         // Only a task can be cancelled before it dispatches.
-        if cancel == .beforeDispatch, let last = calls.indices.last, !calls[last].entry.isAsync {
-            calls[last].entry = calls[last].entry == .dispatch ? .dispatchAsync : .executeAsync
+        if cancel == .beforeDispatch {
+            if burst.isEmpty {
+                calls[calls.count - 1].entry.makeAsync()
+            } else {
+                burst[0].entry.makeAsync()
+            }
         }
         self.calls = calls
+        self.burst = burst
     }
 
     var description: String {
         let chain = (["server"] + layers.map { "\($0)" }).joined(separator: " ▸ ")
         let calls = calls.map { "\($0.method) by \($0.entry)" }.joined(separator: ", ")
+        let burst = burst.map { "\($0.method) by \($0.entry)" }.joined(separator: ", ")
         return """
             scenario seed 0x\(String(seed, radix: 16)):
               chain (innermost first): \(chain)
               answers: \(answers.map { "\($0)" }.joined(separator: ", "))
               refreshes: \(refreshes.map { "\($0.kind)\($0.slow ? " (slow)" : "")" }.joined(separator: ", "))
-              requests: \(calls); the last one cancelled: \(cancel)
+              requests one after another: \(calls)
+              requests all at once after them: \(burst.isEmpty ? "none" : burst)
+              cancelled: \(cancel), the \(self.burst.isEmpty ? "last request" : "first request sent at once")
             """
     }
 }
