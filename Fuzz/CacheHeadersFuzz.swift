@@ -1,5 +1,6 @@
-@testable import Errand
 import Foundation
+
+@testable import Errand
 
 /// The cache's reading of response and request headers: `Cache-Control`, HTTP dates, `Age`,
 /// `Expires`, `Vary`, and the freshness computed from them.
@@ -23,7 +24,8 @@ enum CacheHeadersFuzz {
             _ = CacheControl.deltaSeconds(field.value)
         }
         _ = CacheFreshness.hasExplicitExpiry(headers)
-        let request = RequestData.get("https://example.com/a").header("Cache-Control", headers["Cache-Control"] ?? "")
+        let request = RequestData.get("https://example.com/a").header(
+            "Cache-Control", headers["Cache-Control"] ?? "")
         let response = NetworkResponse(statusCode: 200, headers: headers, request: request)
         let entry = CachedResponse(
             key: "https://example.com/a", request: request, response: response, requestTime: now,

@@ -8,7 +8,8 @@ enum HARFuzz {
         guard let har = try? HAR(data: input.data) else { return }
         guard let written = try? har.encoded(redaction: .none) else { return }
         if (try? HAR(data: written)) == nil {
-            FileHandle.standardError.write(Data("a cassette that was read did not read again once written\n".utf8))
+            FileHandle.standardError.write(
+                Data("a cassette that was read did not read again once written\n".utf8))
             abort()
         }
     }

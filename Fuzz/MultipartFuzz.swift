@@ -1,5 +1,6 @@
-@testable import Errand
 import Foundation
+
+@testable import Errand
 
 /// The multipart encoder, and reading its output back: parts made of the input's pieces.
 enum MultipartFuzz {
@@ -14,7 +15,8 @@ enum MultipartFuzz {
             let file = name.count % 3 == 0
             parts.append(
                 MultipartPart(
-                    name: name, fileName: file ? "\(name).bin" : nil, contentType: file ? name : nil, data: data))
+                    name: name, fileName: file ? "\(name).bin" : nil, contentType: file ? name : nil,
+                    data: data))
             index += 2
         }
         let body = RequestData.Body.multipart(parts, boundary: boundary)
@@ -22,7 +24,8 @@ enum MultipartFuzz {
         _ = SecretVocabulary.default.redactedBody(data, contentType: body.contentType)
         // The raw input read as a multipart body with each piece as its boundary.
         for candidate in chunks.prefix(2) {
-            _ = SecretVocabulary.default.redactedMultipart(input.data, boundary: String(decoding: candidate, as: UTF8.self))
+            _ = SecretVocabulary.default.redactedMultipart(
+                input.data, boundary: String(decoding: candidate, as: UTF8.self))
         }
         _ = MultipartSecretRedactor.boundary(ofContentType: input.text)
     }

@@ -1,5 +1,6 @@
-@testable import Errand
 import Foundation
+
+@testable import Errand
 
 /// Secret redaction of bodies (JSON and form) and of query strings, on any bytes.
 enum RedactionFuzz {
@@ -12,7 +13,8 @@ enum RedactionFuzz {
         var items: [URLQueryItem] = []
         var index = 0
         while index < fields.count {
-            items.append(URLQueryItem(name: fields[index], value: index + 1 < fields.count ? fields[index + 1] : nil))
+            items.append(
+                URLQueryItem(name: fields[index], value: index + 1 < fields.count ? fields[index + 1] : nil))
             index += 2
         }
         _ = vocabulary.redacted(items)

@@ -1,5 +1,6 @@
-@testable import Errand
 import Foundation
+
+@testable import Errand
 
 /// URL and query building from `RequestData`: a path, a base URL and query items from the
 /// input either give a URL or a typed error.

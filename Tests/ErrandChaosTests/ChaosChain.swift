@@ -37,20 +37,23 @@ struct ChaosChain {
                 let storage = InMemoryTokenStorage(
                     TokenPair(accessToken: ChaosRefresher.token(0), refreshToken: "chaos-refresh-token-zq"))
                 dispatcher = dispatcher.authenticating(
-                    storage: storage, refresher: ClosureTokenRefresher { [refresher] in try await refresher.refresh($0) },
+                    storage: storage,
+                    refresher: ClosureTokenRefresher { [refresher] in try await refresher.refresh($0) },
                     onSessionExpired: { [sessionEnds] in sessionEnds.withLock { $0 += 1 } },
                     maximumRefreshes: maximumRefreshes, now: { Self.date })
             case .retrying(let maximumAttempts):
                 let policy = RetryPolicy(
                     maximumAttempts: maximumAttempts, backoff: .init(base: .seconds(1), jitter: .none))
                 dispatcher = dispatcher.retrying(policy, clock: clock, now: { Self.date }, random: { 0.5 })
-            case .queueing(let limit):
-                dispatcher = dispatcher.limitingConcurrency(to: limit, clock: clock)
+            case .queueing(let limit, let timeout):
+                dispatcher = dispatcher.limitingConcurrency(
+                    to: limit, defaultTimeout: timeout.map(TimeInterval.init) ?? .infinity, clock: clock)
             case .caching:
                 dispatcher = dispatcher.caching(MemoryCacheStore(), now: { Self.date })
             case .logging(let level):
                 dispatcher = dispatcher.logging(
-                    to: ClosureLogSink { [logLines] _ in logLines.withLock { $0 += 1 } }, level: level, clock: clock)
+                    to: ClosureLogSink { [logLines] _ in logLines.withLock { $0 += 1 } }, level: level,
+                    clock: clock)
             case .measuring:
                 dispatcher = dispatcher.measuring(into: metrics, clock: clock, now: { Self.date })
             case .recording:

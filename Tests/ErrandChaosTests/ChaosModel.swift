@@ -96,7 +96,9 @@ struct ChaosModel {
             return try retry(method, through: index - 1, maximumAttempts: maximumAttempts)
         case .caching:
             guard method == .get else { return try send(method, through: index - 1) }
-            if let cachedItem { return Response(status: 200, id: cachedItem, cacheable: true, retryAfter: nil) }
+            if let cachedItem {
+                return Response(status: 200, id: cachedItem, cacheable: true, retryAfter: nil)
+            }
             let response = try send(method, through: index - 1)
             if response.cacheable { cachedItem = response.id }
             return response
@@ -192,7 +194,9 @@ extension ChaosModel {
 
     private mutating func refresh() throws(Failure) {
         refreshes += 1
-        let step = refreshes <= refreshScript.count ? refreshScript[refreshes - 1] : .init(kind: .issues, slow: false)
+        let step =
+            refreshes <= refreshScript.count
+            ? refreshScript[refreshes - 1] : .init(kind: .issues, slow: false)
         switch step.kind {
         case .issues:
             issued += 1

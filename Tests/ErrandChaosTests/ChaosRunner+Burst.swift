@@ -7,10 +7,11 @@ import Errand
 extension ChaosRunner {
     func sendBurst() async -> String? {
         let moment = scenario.cancel
-        let deliveries = scenario.burst.map { _ in Deliveries(signal: chain.signal) }
+        let deliveries = scenario.burst.map { _ in ChaosDeliveries(signal: chain.signal) }
         let handles = scenario.burst.enumerated().map { index, call in
             Self.start(
-                call, on: chain.dispatcher, into: deliveries[index], cancelFirst: index == 0 && moment == .beforeDispatch)
+                call, on: chain.dispatcher, into: deliveries[index],
+                cancelFirst: index == 0 && moment == .beforeDispatch)
         }
         var cancelled = moment == .beforeDispatch
         if moment == .rightAfterDispatch {
@@ -39,6 +40,7 @@ extension ChaosRunner {
             guard outcomes.count == 1 else {
                 return "request \(index + 1) sent at once got \(outcomes.count) callbacks: \(outcomes)"
             }
+            tally.count(outcomes[0], prefix: "sent at once: ")
             if let problem = implausibility(of: outcomes[0], mayBeCancelled: index == 0 && cancelled) {
                 return "request \(index + 1) sent at once ended with \(outcomes[0]): \(problem)"
             }
@@ -55,28 +57,40 @@ extension ChaosRunner {
         switch outcome {
         case .response(let status, let id):
             guard [200, 401, 429, 503].contains(status) else { return "the server never answers \(status)" }
-            if status == 200, !(1...max(1, received)).contains(id) { return "no request \(id) reached the server" }
+            if status == 200, !(1...max(1, received)).contains(id) {
+                return "no request \(id) reached the server"
+            }
         case .value(let item):
-            guard (1...max(1, received)).contains(item.id) else { return "no request \(item.id) reached the server" }
+            guard (1...max(1, received)).contains(item.id) else {
+                return "no request \(item.id) reached the server"
+            }
         case .failure(let code, let status, let attempts):
             let retries = scenario.layers.compactMap { layer -> Int? in
                 if case .retrying(let maximumAttempts) = layer { return maximumAttempts }
                 return nil
             }
-            guard (1...(retries.first ?? 1)).contains(attempts) else { return "\(attempts) attempts is impossible" }
+            guard (1...(retries.first ?? 1)).contains(attempts) else {
+                return "\(attempts) attempts is impossible"
+            }
             switch code {
             case .cancelled:
                 guard mayBeCancelled else { return "only the cancelled request may end cancelled" }
             case .timedOut, .transport:
                 break
             case .sessionExpired:
-                guard scenario.layers.contains(where: { if case .authenticating = $0 { true } else { false } }) else {
+                guard
+                    scenario.layers.contains(where: { if case .authenticating = $0 { true } else { false } })
+                else {
                     return "there is no auth policy"
                 }
             case .invalidRequest:
-                guard scenario.layers.contains(.intercepting(failing: true)) else { return "nothing refuses requests" }
+                guard scenario.layers.contains(.intercepting(failing: true)) else {
+                    return "nothing refuses requests"
+                }
             case .unacceptableStatus:
-                guard let status, [401, 429, 503].contains(status) else { return "status \(String(describing: status))" }
+                guard let status, [401, 429, 503].contains(status) else {
+                    return "status \(String(describing: status))"
+                }
             default:
                 return "the chain never fails with \(code)"
             }

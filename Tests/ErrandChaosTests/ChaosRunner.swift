@@ -7,6 +7,7 @@ import Foundation
 struct ChaosRunner {
     let scenario: ChaosScenario
     let chain: ChaosChain
+    let tally: ChaosTally
     private var model: ChaosModel
     /// Set once the last request is cancelled before its callback came.
     private var cancelledBeforeDelivery = false
@@ -14,36 +15,45 @@ struct ChaosRunner {
     /// What went wrong in the scenario of `seed`, or `nil` when every check held.
     ///
     /// `signal` must be watched (``ChaosSignal/watching(_:)``) so that a hang is reported.
-    static func failure(seed: UInt64, directory: URL, signal: ChaosSignal) async -> String? {
+    static func failure(
+        seed: UInt64, directory: URL, signal: ChaosSignal, tally: ChaosTally = ChaosTally()
+    ) async -> String? {
         let scenario = ChaosScenario(seed: seed)
-        var runner = ChaosRunner(scenario: scenario, directory: directory, signal: signal)
+        var runner = ChaosRunner(scenario: scenario, directory: directory, signal: signal, tally: tally)
         let problem = await runner.run()
         if let cassette = runner.chain.cassette { try? FileManager.default.removeItem(at: cassette) }
         return problem.map { "\($0)\n\(scenario)" }
     }
 
-    private init(scenario: ChaosScenario, directory: URL, signal: ChaosSignal) {
+    private init(scenario: ChaosScenario, directory: URL, signal: ChaosSignal, tally: ChaosTally) {
         self.scenario = scenario
+        self.tally = tally
         chain = ChaosChain(scenario, directory: directory, signal: signal)
         model = ChaosModel(scenario)
     }
 
     private mutating func run() async -> String? {
         for (index, call) in scenario.calls.enumerated() {
-            let isLast = index == scenario.calls.count - 1 && scenario.burst.isEmpty
-            if let problem = await send(call, number: index + 1, isLast: isLast) { return problem }
+            let isLast = index == scenario.calls.count - 1
+            let moment: ChaosScenario.Moment =
+                !scenario.burst.isEmpty ? .never : scenario.cancel.isWait || isLast ? scenario.cancel : .never
+            if let problem = await send(call, number: index + 1, moment: moment) { return problem }
+            // The model cannot follow a request cancelled halfway, so none is sent after it.
+            if cancelledBeforeDelivery { break }
         }
         if !cancelledBeforeDelivery, let problem = sideEffectProblem() { return problem }
         return scenario.burst.isEmpty ? nil : await sendBurst()
     }
 
     /// Sends one request, drives it to its callback, and checks the callback.
-    private mutating func send(_ call: ChaosScenario.Call, number: Int, isLast: Bool) async -> String? {
-        let moment = isLast ? scenario.cancel : .never
+    private mutating func send(_ call: ChaosScenario.Call, number: Int, moment: ChaosScenario.Moment) async
+        -> String?
+    {
         let receivedBefore = chain.server.received
         let expected = model.send(call)
-        let deliveries = Deliveries(signal: chain.signal)
-        let handle = Self.start(call, on: chain.dispatcher, into: deliveries, cancelFirst: moment == .beforeDispatch)
+        let deliveries = ChaosDeliveries(signal: chain.signal)
+        let handle = Self.start(
+            call, on: chain.dispatcher, into: deliveries, cancelFirst: moment == .beforeDispatch)
         var racing = false
         if moment == .rightAfterDispatch {
             racing = deliveries.count == 0
@@ -76,6 +86,7 @@ struct ChaosRunner {
             return "request \(number) got \(outcomes.count) callbacks: \(outcomes)"
         }
         let outcome = outcomes[0]
+        if cancelled { tally.count("cancelled \(moment)") } else { tally.count(outcome) }
         let cancelledOutcome = ChaosOutcome.failure(.cancelled, status: nil, attempts: 1)
         if cancelled {
             guard outcome == cancelledOutcome else {
@@ -124,7 +135,9 @@ struct ChaosRunner {
     func drain() async -> String? {
         while true {
             let seen = chain.signal.generation
-            if chain.clock.sleeperCount == 0, chain.server.pendingSlow == 0, chain.refresher.pending == 0 { break }
+            if chain.clock.sleeperCount == 0, chain.server.pendingSlow == 0, chain.refresher.pending == 0 {
+                break
+            }
             if chain.signal.hung { return "work never finished; \(state)" }
             if chain.clock.sleeperCount > 0 {
                 chain.clock.advance(by: .seconds(100))
@@ -145,7 +158,9 @@ struct ChaosRunner {
             return "\(chain.refresher.runs) refreshes ran; the rules say \(model.refreshes)"
         }
         let ends = chain.sessionEnds.withLock { $0 }
-        if ends != model.sessionEnds { return "the session ended \(ends) times; the rules say \(model.sessionEnds)" }
+        if ends != model.sessionEnds {
+            return "the session ended \(ends) times; the rules say \(model.sessionEnds)"
+        }
         for (index, layer) in scenario.layers.enumerated() {
             switch layer {
             case .measuring where chain.metrics.count != model.passes[index]:
@@ -163,7 +178,7 @@ struct ChaosRunner {
 
     /// Starts `call` by its entry and returns what cancels it.
     static func start(
-        _ call: ChaosScenario.Call, on dispatcher: any NetworkDispatcher, into deliveries: Deliveries,
+        _ call: ChaosScenario.Call, on dispatcher: any NetworkDispatcher, into deliveries: ChaosDeliveries,
         cancelFirst: Bool
     ) -> any Cancellable {
         let request = ChaosChain.request(for: call)
@@ -197,36 +212,5 @@ struct ChaosRunner {
             }
             return CancellableAction { task.cancel() }
         }
-    }
-}
-
-/// Every callback one request got.
-final class Deliveries: Sendable {
-    private let outcomes = Locked<[ChaosOutcome]>([])
-    private let signal: ChaosSignal
-
-    init(signal: ChaosSignal) {
-        self.signal = signal
-    }
-
-    var count: Int { outcomes.withLock { $0.count } }
-    var all: [ChaosOutcome] { outcomes.withLock { $0 } }
-
-    func record(_ outcome: ChaosOutcome) {
-        outcomes.withLock { $0.append(outcome) }
-        signal.poke()
-    }
-}
-
-extension ChaosOutcome {
-    /// A raw response as the test sees it.
-    init(_ response: NetworkResponse) {
-        let item = try? JSONDecoder().decode(Item.self, from: response.body)
-        self = .response(status: response.statusCode, id: item?.id ?? 0)
-    }
-
-    /// A failure as the test sees it.
-    init(_ error: NetworkError) {
-        self = .failure(error.code, status: error.statusCode, attempts: error.attempts)
     }
 }

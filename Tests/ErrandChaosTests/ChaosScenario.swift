@@ -8,7 +8,8 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
         case intercepting(failing: Bool)
         case authenticating(maximumRefreshes: Int)
         case retrying(maximumAttempts: Int)
-        case queueing(limit: Int)
+        /// A limit, and how long a request may wait for its turn (seconds of the clock; `nil`: forever).
+        case queueing(limit: Int, timeout: Int?)
         case caching
         case logging(LogLevel)
         case measuring
@@ -98,7 +99,9 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
     let refreshes: [Refresh]
     let calls: [Call]
     /// Requests sent all at once after `calls`; usually none. When there are some, the cancel
-    /// moment applies to the first of them instead of the last of `calls`.
+    /// moment applies to the first of them. Otherwise a moment of waiting (during dispatch, a
+    /// retry wait or a refresh) applies to whichever of `calls` reaches it first, and the
+    /// requests after it are not sent; the other moments apply to the last of `calls`.
     let burst: [Call]
     let cancel: Moment
 
@@ -108,30 +111,41 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
         var random = SplitMix64(seed: seed)
         var layers: [Layer] = []
         if random.chance(45) { layers.append(.intercepting(failing: random.chance(8))) }
-        if random.chance(55) { layers.append(.authenticating(maximumRefreshes: Int.random(in: 1...5, using: &random))) }
-        if random.chance(65) { layers.append(.retrying(maximumAttempts: Int.random(in: 1...4, using: &random))) }
-        if random.chance(35) { layers.append(.queueing(limit: Int.random(in: 1...3, using: &random))) }
+        if random.chance(55) {
+            layers.append(.authenticating(maximumRefreshes: Int.random(in: 1...5, using: &random)))
+        }
+        if random.chance(65) {
+            layers.append(.retrying(maximumAttempts: Int.random(in: 1...4, using: &random)))
+        }
+        if random.chance(35) {
+            let limit = Int.random(in: 1...3, using: &random)
+            layers.append(.queueing(limit: limit, timeout: random.weighted([(2, nil), (1, 50), (1, 250)])))
+        }
         if random.chance(40) { layers.append(.caching) }
-        if random.chance(35) { layers.append(.logging(LogLevel.allCases.randomElement(using: &random) ?? .basic)) }
+        if random.chance(35) {
+            layers.append(.logging(LogLevel.allCases.randomElement(using: &random) ?? .basic))
+        }
         if random.chance(35) { layers.append(.measuring) }
         if random.chance(12) { layers.append(.recording) }
         layers.shuffle(using: &random)
-        self.layers = layers
-        answers = (0..<Int.random(in: 1...10, using: &random)).map { _ in
+        var answers: [Answer] = (0..<Int.random(in: 1...10, using: &random)).map { _ in
             let retryAfter = random.weighted([(3, 0), (4, 1), (3, 3), (1, 120)])
             return random.weighted([
-                (30, .ok), (8, .okCacheable), (14, .unauthorized), (10, .tooManyRequests(retryAfter: retryAfter)),
+                (30, .ok), (8, .okCacheable), (14, .unauthorized),
+                (10, .tooManyRequests(retryAfter: retryAfter)),
                 (14, .unavailable), (7, .timedOut), (5, .connectionLost), (3, .brokenResponse), (9, .slow),
             ])
         }
-        refreshes = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+        var refreshes: [Refresh] = (0..<Int.random(in: 0...3, using: &random)).map { _ in
             Refresh(
                 kind: random.weighted([(6, .issues), (2, .refused), (2, .outage)]), slow: random.chance(50))
         }
         let makeCall = { (random: inout SplitMix64) in
             Call(
                 method: random.chance(85) ? .get : .post,
-                entry: random.weighted([(5, .dispatch), (2, .dispatchAsync), (2, .execute), (1, .executeAsync)]))
+                entry: random.weighted([
+                    (5, .dispatch), (2, .dispatchAsync), (2, .execute), (1, .executeAsync),
+                ]))
         }
         var calls = (0..<Int.random(in: 1...3, using: &random)).map { _ in makeCall(&random) }
         cancel = random.weighted([
@@ -150,6 +164,10 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
                 burst[0].entry.makeAsync()
             }
         }
+        Self.steer(toward: cancel, &layers, &answers, &refreshes, &random)
+        self.layers = layers
+        self.answers = answers
+        self.refreshes = refreshes
         self.calls = calls
         self.burst = burst
     }

@@ -41,12 +41,14 @@ import Testing
         var failures = 0
         var ran = 0
         let signal = ChaosSignal()
+        let tally = ChaosTally()
         // When each scenario runs
         for index in 0..<scenarioCount {
             let scenarioSeed = SplitMix64.scenarioSeed(run: seed, index: index)
             ran += 1
             let failure = await signal.watching {
-                await ChaosRunner.failure(seed: scenarioSeed, directory: directory, signal: signal)
+                await ChaosRunner.failure(
+                    seed: scenarioSeed, directory: directory, signal: signal, tally: tally)
             }
             guard let failure else { continue }
             // Then none breaks a rule; a failure names what to replay
@@ -59,5 +61,6 @@ import Testing
             if failures == 3 || signal.hung { break }
         }
         print("chaos: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed")
+        print("chaos: \(label): outcomes: \(tally.summary)")
     }
 }
