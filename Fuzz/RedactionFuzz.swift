@@ -6,9 +6,26 @@ import Foundation
 enum RedactionFuzz {
     static func run(_ input: FuzzInput) {
         let vocabulary = SecretVocabulary.default
-        _ = vocabulary.redactedJSON(input.data)
+        // Redacted JSON is still JSON, with the same shape.
+        let redacted = vocabulary.redactedJSON(input.data)
+        if let original = try? JSONSerialization.jsonObject(with: input.data, options: .fragmentsAllowed) {
+            fuzzCheck(redacted != nil, "valid JSON could not be redacted: \(original)")
+            if let redacted {
+                let reread = try? JSONSerialization.jsonObject(
+                    with: redacted.data, options: .fragmentsAllowed)
+                fuzzCheck(
+                    reread != nil,
+                    "redacted JSON is not JSON: \(String(decoding: redacted.data, as: UTF8.self))")
+            }
+        }
         _ = vocabulary.redactedBody(input.data, contentType: "application/json")
-        _ = vocabulary.redactedBody(input.data, contentType: "application/x-www-form-urlencoded")
+        // A redacted form keeps every field name, in order.
+        let form = vocabulary.redactedBody(input.data, contentType: "application/x-www-form-urlencoded")
+        if let form {
+            let before = PercentEncoding.queryItems(in: input.text).map(\.name)
+            let after = PercentEncoding.queryItems(in: String(decoding: form, as: UTF8.self)).map(\.name)
+            fuzzCheck(before == after, "redacting the form changed its names from \(before) to \(after)")
+        }
         let fields = input.fields
         var items: [URLQueryItem] = []
         var index = 0

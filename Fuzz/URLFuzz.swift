@@ -15,7 +15,14 @@ enum URLFuzz {
             request = request.query(fields[index], fields[index + 1])
             index += 2
         }
-        _ = try? request.url(relativeTo: base)
+        let url = try? request.url(relativeTo: base)
+        // Query items come back from the URL as they were given (an empty name without a value
+        // is written as nothing at all).
+        if let url, !path.contains("?"), !path.contains("#") {
+            let expected = request.query.filter { !($0.name.isEmpty && $0.value == nil) }
+            let read = PercentEncoding.queryItems(in: url.query(percentEncoded: true) ?? "")
+            fuzzCheck(read == expected, "the query of \(url) reads back as \(read), not \(expected)")
+        }
         _ = try? request.url(relativeTo: nil)
         _ = try? request.requireValid()
         _ = try? request.curlCommand(baseURL: base)

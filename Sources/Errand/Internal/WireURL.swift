@@ -28,35 +28,47 @@ enum WireURL {
 
     /// The URL string for `path` resolved against `baseURL`, with `query` appended.
     ///
-    /// A relative path is joined to the base URL with exactly one `/` between them; `.` and
-    /// `..` segments are resolved, as curl does before sending.
+    /// A relative path is joined to the base URL's path with exactly one `/` between them; `.`
+    /// and `..` segments are resolved, as curl does before sending. A query on the base URL is
+    /// kept, ahead of the path's own query and `query`; a fragment on it is dropped.
     static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable) -> String {
         let parts = try read(path)
         var result: String
+        var existing = parts.query
         if let origin = parts.origin {
             result = origin + removingDotSegments(parts.path)
         } else if let baseURL {
-            result = baseURL.absoluteString
-            while result.hasSuffix("/") { result.removeLast() }
+            // The path joins the base URL's path; the base's query comes first and its fragment
+            // goes, so neither can swallow what follows.
+            let base = try read(baseURL.absoluteString)
+            var basePath = base.path
+            while basePath.hasSuffix("/") { basePath.removeLast() }
+            result = (base.origin ?? "") + basePath
             let relative = parts.path.drop { $0 == "/" }
             if hasDotSegment(relative) {
                 // `..` may climb into the base URL's path, so resolve the two together.
-                let base = try read(result)
-                result = (base.origin ?? "") + removingDotSegments(base.path + "/" + relative)
+                result = (base.origin ?? "") + removingDotSegments(basePath + "/" + relative)
             } else if !relative.isEmpty {
                 result += "/" + relative
             }
+            if let baseQuery = base.query { existing = joined(baseQuery, existing ?? "") }
         } else {
             throw Unreadable(reason: "it is relative but the dispatcher has no base URL")
         }
         let items = PercentEncoding.queryString(query)
-        if let existing = parts.query {
+        if let existing {
             result += "?" + existing
             if !items.isEmpty { result += existing.isEmpty || existing.hasSuffix("&") ? items : "&" + items }
         } else if !items.isEmpty {
             result += "?" + items
         }
         return result
+    }
+
+    /// Two query strings as one, with a single `&` between them when both have something.
+    private static func joined(_ first: String, _ second: String) -> String {
+        if first.isEmpty || second.isEmpty { return first + second }
+        return first.hasSuffix("&") ? first + second : first + "&" + second
     }
 
     /// Splits `path` into origin, path and query, escapes each, and drops the fragment.
