@@ -55,5 +55,6 @@ let package = Package(
 if Context.environment["ERRAND_FUZZ"] == "1" {
     package.targets.append(
         .executableTarget(
-            name: "ErrandFuzz", dependencies: ["Errand", "ErrandReplay"], path: "Fuzz", exclude: ["Corpus"]))
+            name: "ErrandFuzz", dependencies: ["Errand", "ErrandReplay"], path: "Fuzz",
+            exclude: ["Corpus", "Dictionaries"]))
 }

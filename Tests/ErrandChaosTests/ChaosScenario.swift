@@ -4,7 +4,7 @@ import Errand
 /// through it one after another, and when the last one is cancelled. Rebuilt exactly from its seed.
 struct ChaosScenario: Sendable, CustomStringConvertible {
     /// A policy in the chain.
-    enum Layer: Sendable, Hashable {
+    enum Layer: Sendable, Hashable, CustomStringConvertible {
         case intercepting(failing: Bool)
         case authenticating(maximumRefreshes: Int)
         case retrying(maximumAttempts: Int)
@@ -14,6 +14,21 @@ struct ChaosScenario: Sendable, CustomStringConvertible {
         case logging(LogLevel)
         case measuring
         case recording
+
+        var description: String {
+            switch self {
+            case .intercepting(let failing): failing ? "intercepting(failing)" : "intercepting"
+            case .authenticating(let maximumRefreshes):
+                "authenticating(maximumRefreshes: \(maximumRefreshes))"
+            case .retrying(let maximumAttempts): "retrying(maximumAttempts: \(maximumAttempts))"
+            case .queueing(let limit, let timeout):
+                "queueing(limit: \(limit)\(timeout.map { ", timeout: \($0) s" } ?? ""))"
+            case .caching: "caching"
+            case .logging(let level): "logging(\(level))"
+            case .measuring: "measuring"
+            case .recording: "recording"
+            }
+        }
     }
 
     /// What the server answers to one request it receives.
