@@ -38,20 +38,20 @@ enum WireURL {
         if let origin = parts.origin {
             result = origin + removingDotSegments(parts.path)
         } else if let baseURL {
-            // The path joins the base URL's path; the base's query comes first and its fragment
+            // The path joins the base URL's path: the base's query comes first and its fragment
             // goes, so neither can swallow what follows.
-            let base = try read(baseURL.absoluteString)
-            var basePath = base.path
-            while basePath.hasSuffix("/") { basePath.removeLast() }
-            result = (base.origin ?? "") + basePath
+            let (basePath, baseQuery) = split(baseURL.absoluteString)
+            result = basePath
+            while result.hasSuffix("/") { result.removeLast() }
             let relative = parts.path.drop { $0 == "/" }
             if hasDotSegment(relative) {
                 // `..` may climb into the base URL's path, so resolve the two together.
-                result = (base.origin ?? "") + removingDotSegments(basePath + "/" + relative)
+                let base = try read(result)
+                result = (base.origin ?? "") + removingDotSegments(base.path + "/" + relative)
             } else if !relative.isEmpty {
                 result += "/" + relative
             }
-            if let baseQuery = base.query { existing = joined(baseQuery, existing ?? "") }
+            if let baseQuery { existing = joined(baseQuery, existing ?? "") }
         } else {
             throw Unreadable(reason: "it is relative but the dispatcher has no base URL")
         }
@@ -63,6 +63,15 @@ enum WireURL {
             result += "?" + items
         }
         return result
+    }
+
+    /// An already escaped URL string without its fragment, cut before its query.
+    private static func split(_ url: String) -> (beforeQuery: String, query: String?) {
+        let withoutFragment = url.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return (String(withoutFragment), nil) }
+        return (
+            String(withoutFragment[..<mark]), String(withoutFragment[withoutFragment.index(after: mark)...])
+        )
     }
 
     /// Two query strings as one, with a single `&` between them when both have something.
