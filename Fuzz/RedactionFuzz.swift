@@ -6,9 +6,12 @@ import Foundation
 enum RedactionFuzz {
     static func run(_ input: FuzzInput) {
         let vocabulary = SecretVocabulary.default
-        // Redacted JSON is still JSON, with the same shape.
+        // Redacted JSON is still JSON. (Foundation on Linux reads a document up to a NUL byte
+        // and ignores the rest, so only inputs without one are compared with it.)
         let redacted = vocabulary.redactedJSON(input.data)
-        if let original = try? JSONSerialization.jsonObject(with: input.data, options: .fragmentsAllowed) {
+        if !input.data.contains(0),
+            let original = try? JSONSerialization.jsonObject(with: input.data, options: .fragmentsAllowed)
+        {
             fuzzCheck(redacted != nil, "valid JSON could not be redacted: \(original)")
             if let redacted {
                 let reread = try? JSONSerialization.jsonObject(
