@@ -40,6 +40,10 @@ let package = Package(
             dependencies: ["ErrandState", "Errand", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
+        // Random policy chains under random faults and cancels, checked against the chain's rules.
+        .testTarget(
+            name: "ErrandChaosTests",
+            dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"]),
         .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
         // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
         .executableTarget(
@@ -52,3 +56,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (Fuzz/): only when ERRAND_FUZZ=1, as scripts/fuzz builds them with
+// -sanitize=fuzzer (which supplies `main`); the normal build never sees them.
+if Context.environment["ERRAND_FUZZ"] == "1" {
+    package.targets.append(
+        .executableTarget(
+            name: "ErrandFuzz", dependencies: ["Errand", "ErrandReplay"], path: "Fuzz",
+            exclude: ["Corpus", "Dictionaries"]))
+}

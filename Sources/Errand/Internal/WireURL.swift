@@ -28,21 +28,28 @@ enum WireURL {
 
     /// The URL string for `path` resolved against `baseURL`, with `query` appended.
     ///
-    /// A relative path is joined to the base URL with exactly one `/` between them; `.` and
-    /// `..` segments are resolved, as curl does before sending.
+    /// A relative path is joined to the base URL's path with exactly one `/` between them; `.`
+    /// and `..` segments are resolved, as curl does before sending. A query on the base URL is
+    /// kept, ahead of the path's own query and `query`; a fragment on it is dropped.
     static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable) -> String {
         try string(path: path, base: baseURL.map(Base.init), query: query)
     }
 
     /// A base URL read once, for callers that resolve many paths against the same one.
+    ///
+    /// A relative path joins the base URL's path: the base's query comes first and its fragment
+    /// goes, so neither can swallow what follows.
     struct Base: Sendable {
-        /// The base URL's string without its trailing slashes.
+        /// The base URL's string up to its query, without trailing slashes.
         let prefix: String
+        /// The base URL's query without its `?`, when it has one.
+        let query: String?
 
         init(_ url: URL) {
-            var prefix = url.absoluteString
+            var (prefix, query) = WireURL.split(url.absoluteString)
             while prefix.hasSuffix("/") { prefix.removeLast() }
             self.prefix = prefix
+            self.query = query
         }
     }
 
@@ -50,6 +57,7 @@ enum WireURL {
     static func string(path: String, base: Base?, query: [URLQueryItem]) throws(Unreadable) -> String {
         let parts = try read(path)
         var result: String
+        var existing = parts.query
         if let origin = parts.origin {
             result = origin + removingDotSegments(parts.path)
         } else if let base {
@@ -62,17 +70,33 @@ enum WireURL {
             } else if !relative.isEmpty {
                 result += "/" + relative
             }
+            if let baseQuery = base.query { existing = joined(baseQuery, existing ?? "") }
         } else {
             throw Unreadable(reason: "it is relative but the dispatcher has no base URL")
         }
         let items = PercentEncoding.queryString(query)
-        if let existing = parts.query {
+        if let existing {
             result += "?" + existing
             if !items.isEmpty { result += existing.isEmpty || existing.hasSuffix("&") ? items : "&" + items }
         } else if !items.isEmpty {
             result += "?" + items
         }
         return result
+    }
+
+    /// An already escaped URL string without its fragment, cut before its query.
+    fileprivate static func split(_ url: String) -> (beforeQuery: String, query: String?) {
+        let withoutFragment = url.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return (String(withoutFragment), nil) }
+        return (
+            String(withoutFragment[..<mark]), String(withoutFragment[withoutFragment.index(after: mark)...])
+        )
+    }
+
+    /// Two query strings as one, with a single `&` between them when both have something.
+    private static func joined(_ first: String, _ second: String) -> String {
+        if first.isEmpty || second.isEmpty { return first + second }
+        return first.hasSuffix("&") ? first + second : first + "&" + second
     }
 
     /// Splits `path` into origin, path and query, escapes each, and drops the fragment.
