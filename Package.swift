@@ -38,7 +38,11 @@ let package = Package(
             dependencies: ["ErrandState", "Errand", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
-        .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
+        // The example catalog app (`swift run Example`), and its tests, which run it as a process.
+        .executableTarget(
+            name: "Example", dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
+            path: "Example", exclude: ["Recordings", "Server"]),
+        .testTarget(name: "ExampleTests", dependencies: ["ErrandTestSupport"]),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks"),
