@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "Example", dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
             path: "Example", exclude: ["Recordings", "Server"]),
-        .testTarget(name: "ExampleTests", dependencies: ["ErrandTestSupport"]),
+        .testTarget(name: "ExampleTests"),
         .executableTarget(
             name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks"),
