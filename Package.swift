@@ -40,7 +40,8 @@ let package = Package(
             name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
         // The example catalog app (`swift run Example`), and its tests, which run it as a process.
         .executableTarget(
-            name: "Example", dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
+            name: "Example",
+            dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
             path: "Example", exclude: ["Recordings", "Server"]),
         .testTarget(name: "ExampleTests"),
         .executableTarget(

@@ -14,15 +14,18 @@ struct App {
 
     /// Wires the app for `invocation`: one environment module, and the shared stack.
     init(_ invocation: Invocation, processEnvironment: [String: String]) throws {
-        let home = processEnvironment["ERRAND_EXAMPLE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let home =
+            processEnvironment["ERRAND_EXAMPLE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".errand-example")
         let recordings = Recordings(directory: invocation.recordings ?? Recordings.shipped)
         let environmentModule: any DIModule
         if let url = invocation.liveURL {
             environmentModule = LiveModule(baseURL: url, recordingTo: invocation.record ? recordings : nil)
         } else if invocation.staging {
-            guard let text = processEnvironment["ERRAND_EXAMPLE_STAGING_URL"], let url = URL(string: text) else {
-                throw ExampleFailure.usage("error: --staging needs ERRAND_EXAMPLE_STAGING_URL set to the server's URL")
+            guard let text = processEnvironment["ERRAND_EXAMPLE_STAGING_URL"], let url = URL(string: text)
+            else {
+                throw ExampleFailure.usage(
+                    "error: --staging needs ERRAND_EXAMPLE_STAGING_URL set to the server's URL")
             }
             environmentModule = StagingModule(baseURL: url)
         } else {

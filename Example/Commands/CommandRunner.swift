@@ -13,19 +13,21 @@ struct CommandRunner {
             try await Tour(app: app).run()
             if app.records { try await recordOtherCommands() }
         case .products(let search?, _):
-            let page = try await app.reporting { try await SearchScreen(dispatcher: app.dispatcher).search(search) }
+            let page = try await app.reporting {
+                try await SearchScreen(dispatcher: app.dispatcher).search(search)
+            }
             Console.out("Search \"\(search)\": \(page.total) found")
-            ProductTable.render(page.products).forEach { Console.out($0) }
+            Console.out(lines: ProductTable.render(page.products))
         case .products(nil, let number):
             let screen = CatalogScreen(dispatcher: app.dispatcher, firstPage: number)
             let products = try await app.reporting { try await screen.load() }
             Console.out(Tour.pageTitle(number, total: screen.total))
-            ProductTable.render(products).forEach { Console.out($0) }
+            Console.out(lines: ProductTable.render(products))
         case .product(let id):
             let product = try await app.reporting(notFound: "there is no product \(id)") {
                 try await ProductScreen(id: id, dispatcher: app.dispatcher).load()
             }
-            ProductTable.card(product).forEach { Console.out($0) }
+            Console.out(lines: ProductTable.card(product))
         case .add(let draft):
             let product = try await edit(.add(draft), notFound: nil)
             Console.out("Added #\(product.id) \(product.title) at \(ProductTable.price(product.price))")
@@ -76,9 +78,13 @@ struct CommandRunner {
     func logIn(_ user: String, _ password: String, on screen: SessionScreen? = nil) async throws -> String {
         do {
             return try await (screen ?? app.sessionScreen()).logIn(user, password)
-        } catch let error as NetworkError where error.code == .unacceptableStatus && error.statusCode.map({ (400..<404).contains($0) }) == true {
+        } catch let error as NetworkError
+            where error.code == .unacceptableStatus
+            && error.statusCode.map({ (400..<404).contains($0) }) == true
+        {
             let said = FailureMessages.serverMessage(error).map { " (the server said: \($0))" } ?? ""
-            throw ExampleFailure(message: "error: login refused: wrong user name or password\(said)", status: 1)
+            throw ExampleFailure(
+                message: "error: login refused: wrong user name or password\(said)", status: 1)
         } catch let error as NetworkError {
             throw FailureMessages.failure(error, environment: app.environment)
         }

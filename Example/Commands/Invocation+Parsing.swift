@@ -11,7 +11,8 @@ extension Invocation {
             switch word {
             case "--live":
                 let text = try Self.value(of: word, in: &rest, example: "--live http://127.0.0.1:8080")
-                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil
+                guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https",
+                    url.host != nil
                 else { throw ExampleFailure.usage("error: --live needs an http(s) URL, got '\(text)'") }
                 liveURL = url
             case "--recordings":
@@ -25,9 +26,12 @@ extension Invocation {
             }
         }
         if record, liveURL == nil {
-            throw ExampleFailure.usage("error: --record needs --live <url>: it records what that server answers")
+            throw ExampleFailure.usage(
+                "error: --record needs --live <url>: it records what that server answers")
         }
-        if staging, liveURL != nil { throw ExampleFailure.usage("error: choose --staging or --live, not both") }
+        if staging, liveURL != nil {
+            throw ExampleFailure.usage("error: choose --staging or --live, not both")
+        }
         command = try Self.command(words)
     }
 
@@ -66,7 +70,8 @@ extension Invocation {
         case "delete": command = .delete(id: try id(&rest, for: "delete"))
         case "login":
             guard rest.count >= 2, let user = rest.popFirst(), let password = rest.popFirst() else {
-                throw ExampleFailure.usage("error: `login` needs a user and a password, e.g. `login emilys emilyspass`")
+                throw ExampleFailure.usage(
+                    "error: `login` needs a user and a password, e.g. `login emilys emilyspass`")
             }
             command = .login(user: user, password: password)
         case "me": command = .me
@@ -80,7 +85,8 @@ extension Invocation {
         return command
     }
 
-    private static func value(of option: String, in rest: inout ArraySlice<String>, example: String) throws -> String
+    private static func value(of option: String, in rest: inout ArraySlice<String>, example: String) throws
+        -> String
     {
         guard let value = rest.popFirst(), !value.hasPrefix("--") else {
             throw ExampleFailure.usage("error: \(option) needs a value, e.g. `\(example)`")
@@ -106,9 +112,11 @@ extension Invocation {
         return try number(text, for: command, example: "\(command) 1", minimum: 1)
     }
 
-    private static func number(_ text: String, for name: String, example: String, minimum: Int) throws -> Int {
+    private static func number(_ text: String, for name: String, example: String, minimum: Int) throws -> Int
+    {
         guard let value = Int(text), value >= minimum else {
-            throw ExampleFailure.usage("error: \(name) needs a whole number from \(minimum), got '\(text)'; e.g. `\(example)`")
+            throw ExampleFailure.usage(
+                "error: \(name) needs a whole number from \(minimum), got '\(text)'; e.g. `\(example)`")
         }
         return value
     }

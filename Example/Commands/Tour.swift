@@ -13,19 +13,23 @@ struct Tour {
         let catalog = CatalogScreen(dispatcher: app.dispatcher)
         let first = try await app.reporting { try await catalog.load() }
         section("products", Self.pageTitle(1, total: catalog.total))
-        ProductTable.render(first).forEach { Console.out($0) }
+        Console.out(lines: ProductTable.render(first))
 
-        let found = try await app.reporting { try await SearchScreen(dispatcher: app.dispatcher).search("phone") }
+        let found = try await app.reporting {
+            try await SearchScreen(dispatcher: app.dispatcher).search("phone")
+        }
         section("products --search phone", "Search \"phone\": \(found.total) found")
-        ProductTable.render(found.products).forEach { Console.out($0) }
+        Console.out(lines: ProductTable.render(found.products))
 
         let second = try await app.reporting { try await catalog.loadNextPage() }
         section("products --page 2", Self.pageTitle(2, total: catalog.total))
-        ProductTable.render(second).forEach { Console.out($0) }
+        Console.out(lines: ProductTable.render(second))
 
-        let product = try await app.reporting { try await ProductScreen(id: 1, dispatcher: app.dispatcher).load() }
+        let product = try await app.reporting {
+            try await ProductScreen(id: 1, dispatcher: app.dispatcher).load()
+        }
         section("product 1", nil)
-        ProductTable.card(product).forEach { Console.out($0) }
+        Console.out(lines: ProductTable.card(product))
 
         // The tour's session lives in memory (see `App`), so it leaves a stored login alone.
         let session = app.sessionScreen()
@@ -43,7 +47,9 @@ struct Tour {
         let again = try await app.reporting { try await session.me() }
         let renewed = try await session.auth.storage.read()
         Console.out(Self.describe(again))
-        Console.out("  access token renewed: \(renewed?.accessToken != tokens?.accessToken || renewed?.expiresAt != tokens?.expiresAt ? "yes" : "no")")
+        Console.out(
+            "  access token renewed: \(renewed?.accessToken != tokens?.accessToken || renewed?.expiresAt != tokens?.expiresAt ? "yes" : "no")"
+        )
 
         try await app.reporting { try await session.logOut() }
         section("logout", "Logged out.")

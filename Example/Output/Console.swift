@@ -11,6 +11,11 @@ enum Console {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
+    /// Writes lines of results, such as a table.
+    static func out(lines: [String]) {
+        for line in lines { out(line) }
+    }
+
     /// Writes a line of commentary (the banner, hints).
     static func note(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
@@ -26,7 +31,8 @@ struct ExampleFailure: Error, CustomStringConvertible {
 
     /// A mistake on the command line.
     static func usage(_ message: String) -> ExampleFailure {
-        ExampleFailure(message: message + "\nRun `swift run Example help` for the commands and options.", status: 2)
+        ExampleFailure(
+            message: message + "\nRun `swift run Example help` for the commands and options.", status: 2)
     }
 
     var description: String { message }

@@ -34,7 +34,8 @@ enum FailureMessages {
                 or add it to the recordings with `--record --live <url>`.
                 """
         case .transport, .timedOut:
-            return "error: cannot reach the \(environment.name) server at \(environment.baseURL.absoluteString). "
+            return
+                "error: cannot reach the \(environment.name) server at \(environment.baseURL.absoluteString). "
                 + "\(error.userMessage)\nStart one with scripts/example-server, or run offline without --live."
         case .cassette:
             return "error: the recordings cannot be read: \(error.message)"

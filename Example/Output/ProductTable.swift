@@ -8,7 +8,8 @@ enum ProductTable {
         let rows = products.map { product in
             [
                 "\(product.id)", product.title, product.category ?? "-", price(product.price),
-                product.rating.map { String(format: "%.2f", $0) } ?? "-", product.stock.map { "\($0)" } ?? "-",
+                product.rating.map { String(format: "%.2f", $0) } ?? "-",
+                product.stock.map { "\($0)" } ?? "-",
             ]
         }
         let all = [header] + rows

@@ -66,7 +66,8 @@ import Testing
 
         // Then
         #expect(run.status == 1)
-        #expect(run.stderr.contains("error: cannot reach the live server at http://127.0.0.1:1"), "\(run.stderr)")
+        #expect(
+            run.stderr.contains("error: cannot reach the live server at http://127.0.0.1:1"), "\(run.stderr)")
     }
 
     @Test func commandTheRecordingsDoNotCoverSaysHowToRunIt() throws {
@@ -85,7 +86,9 @@ import Testing
         let example = try ExampleProcess()
 
         // When
-        let run = try example.run(["--recordings", example.home.appendingPathComponent("none").path, "products"])
+        let run = try example.run([
+            "--recordings", example.home.appendingPathComponent("none").path, "products",
+        ])
 
         // Then
         #expect(run.status == 1)

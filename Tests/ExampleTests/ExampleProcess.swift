@@ -37,7 +37,8 @@ struct ExampleProcess {
         let found = folders.map { $0.appendingPathComponent("Example") }.first {
             FileManager.default.isExecutableFile(atPath: $0.path)
         }
-        return try #require(found, "Example is not built next to the tests (looked in \(folders)); run swift build")
+        return try #require(
+            found, "Example is not built next to the tests (looked in \(folders)); run swift build")
     }
 
     /// Runs `Example` with `arguments` and waits for it to end.

@@ -4,7 +4,8 @@ import Testing
 @Suite struct ShippedRecordingsTests {
     /// Every value of a JSON key or header whose name says it holds a credential.
     private static func secretValues(in har: String) throws -> [String] {
-        let pattern = #""(accessToken|refreshToken|access_token|refresh_token|token)"\s*:\s*"([^"]*)""#
+        let pattern =
+            #""(accessToken|refreshToken|access_token|refresh_token|token)"\s*:\s*"([^"]*)""#
             + #"|\\"(accessToken|refreshToken)\\":\s*\\"([^"\\]*)\\""#
             + #"|"name":\s*"(Authorization|Cookie|Set-Cookie)",\s*"value":\s*"([^"]*)""#
         let regex = try NSRegularExpression(pattern: pattern)
