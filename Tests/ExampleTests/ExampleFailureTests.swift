@@ -20,6 +20,7 @@ import Testing
         (["product", "abc"], "product needs a whole number"),
         (["--live"], "--live needs a value"),
         (["--record"], "--record needs --live"),
+        (["--staging", "--live", "http://127.0.0.1:1"], "choose --staging or --live"),
     ])
     func missingOrBadArgumentIsAUsageError(arguments: [String], message: String) throws {
         // Given / When

@@ -91,6 +91,21 @@ import Testing
         #expect(after.stderr.contains("not logged in"))
     }
 
+    @Test func tourLeavesAStoredLoginAlone() throws {
+        // Given a user signed in from an earlier command
+        let example = try ExampleProcess()
+        let login = try example.run(["login", "emilys", "emilyspass"])
+
+        // When the tour runs, which signs in and out on its own
+        let tour = try example.run([])
+        let me = try example.run(["me"])
+
+        // Then the stored session is still there
+        #expect(login.status == 0, "\(login.stderr)")
+        #expect(tour.status == 0, "\(tour.stderr)")
+        #expect(me.status == 0, "\(me.stderr)")
+    }
+
     @Test func commandsReplayOffline() throws {
         // Given the shipped recordings
         let example = try ExampleProcess()
