@@ -44,7 +44,12 @@ let package = Package(
         .testTarget(
             name: "ErrandChaosTests",
             dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"]),
-        .executableTarget(name: "Example", dependencies: ["Errand"], path: "Example"),
+        // The example catalog app (`swift run Example`), and its tests, which run it as a process.
+        .executableTarget(
+            name: "Example",
+            dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
+            path: "Example", exclude: ["Recordings", "Server"]),
+        .testTarget(name: "ExampleTests"),
         // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
         .executableTarget(
             name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandReplay"], path: "Tests/CrashWriter"),
