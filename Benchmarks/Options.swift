@@ -14,7 +14,8 @@ struct Options: Sendable {
           --workload <kind> <count> [--payload small|medium]
                               run one side alone, print its memory report as JSON (for the memory
                               scenario and for profilers); kinds: decode, in-memory, cache-hit, cache-hit-async,
-                              urlsession-raw, urlsession-errand, urlsession-full-stack
+                              urlsession-raw, urlsession-errand, urlsession-full-stack,
+                              urlsession-flight-recorder
 
         Scenarios that need a server read its base URL from ERRAND_BENCH_URL (scripts/bench
         starts nginx and sets it); without it they are skipped and the report says so.

@@ -1,4 +1,5 @@
 import Errand
+import ErrandReplay
 import Foundation
 
 /// One side of a comparison run alone in a process of its own: `--workload <kind> <count>`.
@@ -23,6 +24,8 @@ final class SoloWorkload: Sendable {
         /// Callback `execute` on the full-stack scenario's policies around a `URLSessionDispatcher`,
         /// 8 in flight: beside `urlsession-errand`, a profile of it shows what the policies cost.
         case errandFullStack = "urlsession-full-stack"
+        /// The full stack with a flight recorder outermost, as the flight-recorder scenario has it.
+        case errandFlightRecorder = "urlsession-flight-recorder"
     }
 
     static let inFlight = 8
@@ -89,10 +92,19 @@ final class SoloWorkload: Sendable {
                 }
                 try check(run.checksum, each * count)
             }
-        case .errandURLSession, .errandFullStack:
-            let transport = URLSessionDispatcher(baseURL: try serverURL(context))
-            let dispatcher: any NetworkDispatcher =
-                kind == .errandFullStack ? FullStackScenario.stack(over: transport) : transport
+        case .errandURLSession, .errandFullStack, .errandFlightRecorder:
+            let serverURL = try serverURL(context)
+            let transport = URLSessionDispatcher(baseURL: serverURL)
+            let dispatcher: any NetworkDispatcher
+            switch kind {
+            case .errandFullStack: dispatcher = FullStackScenario.stack(over: transport)
+            case .errandFlightRecorder:
+                let recorder = FlightRecorder(
+                    FlightRecorder.Configuration(
+                        maximumEntries: 500, maximumBytes: 8 << 20, baseURL: serverURL))
+                dispatcher = FullStackScenario.stack(over: transport).flightRecording(into: recorder)
+            default: dispatcher = transport
+            }
             return SoloWorkload { count in
                 let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
                     request.execute(

@@ -8,6 +8,17 @@ import Testing
 @Suite struct FlightRecorderLimitTests {
     private static let baseURL = URL(string: "https://api.example.com")
 
+    @Test(arguments: [
+        ("application/json", true), ("application/problem+json; charset=utf-8", true),
+        ("  Application/JSON \t", true), ("text/json ;x=1", true), ("json", true),
+        ("text/plain", false), ("application/jsonp", false), ("son", false), ("", false),
+        ("text/plain; format=json", false),
+    ])
+    func jsonMediaTypesAreToldApartByTheirEssence(mimeType: String, isJSON: Bool) {
+        // Given a media type as a server may write it, When it is read, Then only a JSON essence counts
+        #expect(FlightRecorder.isJSON(mimeType) == isJSON)
+    }
+
     @Test func theByteBudgetHoldsAndDropsTheOldestFirst() async throws {
         // Given a recorder with a budget of 20,000 bytes and answers of 3,000 bytes each
         let server = InMemoryDispatcher()

@@ -37,8 +37,18 @@ extension FlightRecorder {
     }
 
     private func skipsWalk(of body: Data, mimeType: String) -> Bool {
-        let essence = mimeType.split(separator: ";", maxSplits: 1).first.map { $0.lowercased() } ?? ""
-        return essence.trimmingCharacters(in: .whitespaces).hasSuffix("json") && !probe.mayHoldKey(in: body)
+        Self.isJSON(mimeType) && !probe.mayHoldKey(in: body)
+    }
+
+    /// Whether the media type's essence (before any `;`, without spaces) ends in `json`, ignoring
+    /// case. Byte by byte: this runs for every exchange.
+    static func isJSON(_ mimeType: String) -> Bool {
+        var essence = Array(mimeType.utf8.prefix { $0 != UInt8(ascii: ";") })
+        while let last = essence.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
+            essence.removeLast()
+        }
+        guard essence.count >= 4 else { return false }
+        return zip(essence.suffix(4), "json".utf8).allSatisfy { $0 | 0x20 == $1 }
     }
 
     private func hideEchoes(of secrets: Set<String>, in entry: inout HAR.Entry) {
