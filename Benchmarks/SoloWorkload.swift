@@ -53,20 +53,12 @@ final class SoloWorkload: Sendable {
                 for _ in 0..<count { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
                 try check(sum, each * count)
             }
-        case .inMemory:
-            let dispatcher = InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
-            return SoloWorkload { count in
-                let tally = Tally()
-                for _ in 0..<count {
-                    request.execute(
-                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
-                        onError: { tally.fail($0) })
-                }
-                try check(try tally.sum(), each * count)
-            }
-        case .cacheHit:
-            // The warm-up's first request stores the response; every later one is a hit.
-            let dispatcher = CacheHitScenario.cache(serving: bytes, for: type)
+        case .inMemory, .cacheHit:
+            // For cache-hit, the warm-up's first request stores the response; every later one hits.
+            let dispatcher: any NetworkDispatcher =
+                kind == .cacheHit
+                ? CacheHitScenario.cache(serving: bytes, for: type)
+                : InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
             return SoloWorkload { count in
                 let tally = Tally()
                 for _ in 0..<count {
