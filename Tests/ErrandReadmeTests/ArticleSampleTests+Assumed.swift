@@ -8,6 +8,17 @@ extension ArticleSampleTests {
             "func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }\n",
         "Errand/WorkingOnLinux.md": users + "let dispatcher = InMemoryDispatcher()\n",
         "Errand/MigratingFromConn.md": users,
+        "Errand/HandlingErrors.md": users + "let dispatcher = InMemoryDispatcher()\n",
+        "Errand/CoalescedReads.md": """
+            let storage = InMemoryTokenStorage()
+            @Sendable func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }
+
+            """,
+        "ErrandReplay/FlightRecorderAndVerification.md": """
+            let cassette = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("users.har")
+            let token = "a-token"
+
+            """,
         "ErrandReplay/ErrandReplay.md": users,
         "ErrandReplay/TestingWithRecordings.md": users,
         "ErrandDI/ErrandDI.md": clients,
