@@ -4,10 +4,21 @@ extension ArticleSampleTests {
         "Errand/Errand.md": user,
         "Errand/TestingWithDispatchers.md": users
             + "let testClock: any Clock<Duration> = ContinuousClock()\n",
-        "Errand/AuthenticationAndRetry.md":
-            "func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }\n",
+        "Errand/AuthenticationAndRetry.md": user
+            + "func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }\n",
         "Errand/WorkingOnLinux.md": users + "let dispatcher = InMemoryDispatcher()\n",
         "Errand/MigratingFromConn.md": users,
+        "Errand/HandlingErrors.md": users + "let dispatcher = InMemoryDispatcher()\n",
+        "Errand/CoalescedReads.md": """
+        let storage = InMemoryTokenStorage()
+        @Sendable func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }
+
+        """,
+        "ErrandReplay/FlightRecorderAndVerification.md": """
+        let cassette = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("users.har")
+        let token = "a-token"
+
+        """,
         "ErrandReplay/ErrandReplay.md": users,
         "ErrandReplay/TestingWithRecordings.md": users,
         "ErrandDI/ErrandDI.md": clients,

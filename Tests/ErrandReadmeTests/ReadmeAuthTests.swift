@@ -3,8 +3,9 @@ import ErrandTestSupport
 import Foundation
 import Testing
 
-/// The README's auth samples, run as written: the OAuth refresh against the token server, and
-/// the recovery from a token storage error.
+/// The auth samples of the Authentication and Retry article (compiled in `ReadmeSamples.swift`),
+/// run as written: the OAuth refresh against the token server, and the recovery from a token
+/// storage error.
 @Suite struct ReadmeAuthTests {
     struct Stats: Decodable, Sendable {
         let refreshes: Int
@@ -14,8 +15,9 @@ import Testing
 
     @Test func theOAuthSampleFitsInTenLines() throws {
         let block = try #require(
-            try ReadmeTests.readmeBlocks().first { $0.joined().contains("OAuthTokenResponse") })
-        #expect(block.count <= 10)
+            try ArticleSampleTests.swiftBlocks(of: "Errand/AuthenticationAndRetry.md")
+                .first { $0.contains("OAuthTokenResponse") })
+        #expect(block.split(separator: "\n").count <= 10)
     }
 
     @Test(.enabled(if: LiveServer.tokenAvailable, LiveServer.skipReason))
@@ -29,7 +31,7 @@ import Testing
         let storage = InMemoryTokenStorage(
             TokenPair(accessToken: login.accessToken, refreshToken: login.refreshToken))
 
-        // When a protected resource is asked for through the README's dispatcher
+        // When a protected resource is asked for through the article's dispatcher
         _ = try await Request<EmptyResponse>(.get("/protected")).execute(
             dispatcher: signedInAPI(baseURL: baseURL, storage: storage))
 
@@ -52,7 +54,7 @@ import Testing
         let server = InMemoryDispatcher()
         let api = server.authenticating(storage: storage) { $0 }
 
-        // When the README's code loads the profile
+        // When the article's code loads the profile
         let profile = try await loadProfile(api: api, storage: storage)
 
         // Then the storage is cleared and the app is asked to sign in

@@ -1,5 +1,6 @@
 // Every Swift sample in README.md, verbatim, so that the README cannot drift from code that
-// compiles. `ReadmeTests` checks that each README block appears here.
+// compiles (`ReadmeTests` checks that each README block appears here), and the DocC articles'
+// samples that tests run as written.
 import Errand
 import ErrandReplay
 import Foundation

@@ -1,4 +1,4 @@
-// The code of README.md's "State for apps (ErrandState)" section, kept compiling here.
+// The code of the View Models article (ErrandState.docc), kept compiling and running here.
 import Errand
 import ErrandDI
 import ErrandState

@@ -18,8 +18,8 @@ import Foundation
 ///
 /// Upload and download progress are reported for requests sent with
 /// ``dispatch(request:progressQueue:progress:onSuccess:onError:)``; public-key pins are checked
-/// for the hosts given to ``init(baseURL:configuration:timeout:pinning:)`` (on Linux, where they
-/// cannot be checked, requests to those hosts are refused).
+/// for the hosts given to ``init(baseURL:configuration:timeout:pinning:maximumResponseSize:)``
+/// (on Linux, where they cannot be checked, requests to those hosts are refused).
 public final class URLSessionDispatcher: NetworkDispatcher {
     /// The URL that relative request paths resolve against.
     public let baseURL: URL?

@@ -6,7 +6,7 @@ import Foundation
 /// 1.2 file that Chrome, Charles and ``ReplayDispatcher`` open.
 ///
 /// The app keeps one recorder and records through it with
-/// ``Errand/NetworkDispatcher/flightRecording(into:)``; when something goes wrong, it writes the
+/// `NetworkDispatcher.flightRecording(into:)`; when something goes wrong, it writes the
 /// last minutes of traffic to a file with ``write(to:)``:
 ///
 /// ```swift

@@ -2,7 +2,7 @@ import Errand
 import Foundation
 
 /// A dispatcher that hands every exchange sent through the dispatcher it wraps to a
-/// ``FlightRecorder``. Made with ``Errand/NetworkDispatcher/flightRecording(into:)``.
+/// ``FlightRecorder``. Made with `NetworkDispatcher.flightRecording(into:)`.
 ///
 /// Each exchange is recorded once, when it ends (response, failure or cancellation), on the
 /// thread that ends it and just before its own callback, so a caller that has its answer finds
