@@ -23,7 +23,8 @@ enum CacheHeadersFuzz {
             if let date = HTTPDate.parse(field.value, now: now) { _ = HTTPDate.format(date) }
             _ = CacheControl.deltaSeconds(field.value)
         }
-        _ = CacheFreshness.hasExplicitExpiry(headers)
+        // 203 is heuristically cacheable, so a Last-Modified reaches the heuristic lifetime too.
+        _ = CacheFreshness.Facts(statusCode: 203, headers: headers, responseTime: now).lifetime
         let request = RequestData.get("https://example.com/a").header(
             "Cache-Control", headers["Cache-Control"] ?? "")
         let response = NetworkResponse(statusCode: 200, headers: headers, request: request)
