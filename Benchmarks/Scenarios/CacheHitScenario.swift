@@ -28,46 +28,10 @@ struct CacheHitScenario: Scenario {
     private func compare<Payload: BenchmarkPayload>(
         _ type: Payload.Type, operations: Int, target: Target, context: BenchmarkContext
     ) async throws -> [ResultRow] {
-        let bytes = context.payloads.bytes(for: type)
-        let expected = try context.payloads.checksum(of: type) * operations
-
-        let decodeOnly = Contender(name: "JSONDecoder") {
-            let decoder = JSONDecoder()
-            let stopwatch = Stopwatch()
-            var sum = 0
-            for _ in 0..<operations { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
-            return try InMemoryScenario.sample(stopwatch, operations, sum, expected)
-        }
-        let callback = Contender(name: "cached execute (callback)") {
-            let dispatcher = try await Self.primedCache(serving: bytes, for: Payload.self)
-            let request = GetPayload<Payload>()
-            let tally = Tally()
-            let stopwatch = Stopwatch()
-            for _ in 0..<operations {
-                request.execute(
-                    dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
-                    onError: { tally.fail($0) })
-            }
-            return try InMemoryScenario.sample(stopwatch, operations, try tally.sum(), expected)
-        }
-        let async = Contender(name: "cached execute (async)") {
-            let dispatcher = try await Self.primedCache(serving: bytes, for: Payload.self)
-            let request = GetPayload<Payload>()
-            let stopwatch = Stopwatch()
-            var sum = 0
-            for _ in 0..<operations { sum &+= try await request.execute(dispatcher: dispatcher).checksum }
-            return try InMemoryScenario.sample(stopwatch, operations, sum, expected)
-        }
-
-        var rows: [ResultRow] = []
-        for errand in [callback, async] {
-            let comparison = Comparison(
-                label: Payload.label, variant: errand.name, metric: .time, target: target,
-                baseline: decodeOnly, errand: errand)
-            rows.append(
-                try await comparison.measure(rounds: context.rounds, scenario: name, progress: context.log))
-        }
-        return rows
+        try await InMemoryScenario.compareWithDecoder(
+            type, operations: operations, target: target, scenario: name, variant: "cached execute",
+            context: context
+        ) { bytes in try await Self.primedCache(serving: bytes, for: Payload.self) }
     }
 
     /// An empty cache over an in-memory dispatcher serving `bytes` fresh for a year.

@@ -25,6 +25,24 @@ struct InMemoryScenario: Scenario {
     private func compare<Payload: BenchmarkPayload>(
         _ type: Payload.Type, operations: Int, target: Target, context: BenchmarkContext
     ) async throws -> [ResultRow] {
+        try await Self.compareWithDecoder(
+            type, operations: operations, target: target, scenario: name, variant: "execute",
+            context: context
+        ) { bytes in Self.dispatcher(serving: bytes, at: Payload.path) }
+    }
+
+    /// `execute` through a fresh dispatcher from `makeDispatcher`, callback and async, each
+    /// against `JSONDecoder` alone on the same bytes, in alternating rounds.
+    ///
+    /// - Parameters:
+    ///   - variant: How the Errand side is named in the report, before `(callback)` or `(async)`.
+    ///   - makeDispatcher: A dispatcher answering `Payload.path` with the bytes it is given,
+    ///     made anew for each sample.
+    static func compareWithDecoder<Payload: BenchmarkPayload>(
+        _ type: Payload.Type, operations: Int, target: Target, scenario: String, variant: String,
+        context: BenchmarkContext,
+        makeDispatcher: @escaping @Sendable (Data) async throws -> any NetworkDispatcher
+    ) async throws -> [ResultRow] {
         let bytes = context.payloads.bytes(for: type)
         let expected = try context.payloads.checksum(of: type) * operations
 
@@ -33,10 +51,10 @@ struct InMemoryScenario: Scenario {
             let stopwatch = Stopwatch()
             var sum = 0
             for _ in 0..<operations { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
-            return try Self.sample(stopwatch, operations, sum, expected)
+            return try sample(stopwatch, operations, sum, expected)
         }
-        let callback = Contender(name: "execute (callback)") {
-            let dispatcher = Self.dispatcher(serving: bytes, at: Payload.path)
+        let callback = Contender(name: "\(variant) (callback)") {
+            let dispatcher = try await makeDispatcher(bytes)
             let request = GetPayload<Payload>()
             let tally = Tally()
             let stopwatch = Stopwatch()
@@ -45,15 +63,15 @@ struct InMemoryScenario: Scenario {
                     dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
                     onError: { tally.fail($0) })
             }
-            return try Self.sample(stopwatch, operations, try tally.sum(), expected)
+            return try sample(stopwatch, operations, try tally.sum(), expected)
         }
-        let async = Contender(name: "execute (async)") {
-            let dispatcher = Self.dispatcher(serving: bytes, at: Payload.path)
+        let async = Contender(name: "\(variant) (async)") {
+            let dispatcher = try await makeDispatcher(bytes)
             let request = GetPayload<Payload>()
             let stopwatch = Stopwatch()
             var sum = 0
             for _ in 0..<operations { sum &+= try await request.execute(dispatcher: dispatcher).checksum }
-            return try Self.sample(stopwatch, operations, sum, expected)
+            return try sample(stopwatch, operations, sum, expected)
         }
 
         var rows: [ResultRow] = []
@@ -62,7 +80,8 @@ struct InMemoryScenario: Scenario {
                 label: Payload.label, variant: errand.name, metric: .time, target: target,
                 baseline: decodeOnly, errand: errand)
             rows.append(
-                try await comparison.measure(rounds: context.rounds, scenario: name, progress: context.log))
+                try await comparison.measure(
+                    rounds: context.rounds, scenario: scenario, progress: context.log))
         }
         return rows
     }

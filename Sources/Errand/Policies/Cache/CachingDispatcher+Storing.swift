@@ -12,13 +12,11 @@ extension CachingDispatcher {
     /// The cache key of `request`: its URL without the method, or `nil` when it has none; the
     /// values of secret query items are digested (see `CacheSecrets`).
     func cacheKey(for request: RequestData) -> String? {
-        let query = CacheSecrets.query(request.query)
-        if let keyBase { return try? WireURL.string(path: request.path, base: keyBase, query: query) }
-        if RequestData.hasScheme(request.path) {
-            return try? WireURL.string(path: request.path, base: nil, query: query)
-        }
-        // A relative path with no base URL known: keyed as the request describes it.
-        return try? WireURL.string(path: request.path, base: Self.relativeOrigin, query: query)
+        // An absolute path ignores the base; a relative one with no base URL known is keyed as
+        // the request describes it, under `relative://`.
+        try? WireURL.string(
+            path: request.path, base: keyBase ?? Self.relativeOrigin, query: CacheSecrets.query(request.query)
+        )
     }
 
     /// What relative paths are keyed under when no base URL is known.
