@@ -161,7 +161,7 @@ struct ProgressLiveTests {
     }
 }
 
-/// Progress against faults: a slow drip and a silent server.
+/// Progress against faults: a stalled body and a silent server.
 @Suite(.enabled(if: LiveServer.faultAvailable, LiveServer.skipReason))
 struct ProgressFaultTests {
     let dispatcher: URLSessionDispatcher
@@ -172,11 +172,12 @@ struct ProgressFaultTests {
     }
 
     @Test func cancellingATransferInProgressEndsItOnce() async throws {
-        // Given a slow download that has started to arrive
+        // Given a download that has started to arrive and then stalls, so only a cancel can
+        // end it (a slow drip could finish first on a starved machine)
         let recorder = ProgressRecorder()
         let probe = CallbackProbe<NetworkResponse>()
         let call = dispatcher.dispatch(
-            request: .get("/drip").query("bytes", "400").query("interval", "0.05").timeout(60),
+            request: .get("/stall-body").query("sent", "10").query("length", "400").timeout(60),
             progressQueue: recorder.queue, progress: recorder.record, onSuccess: probe.onSuccess,
             onError: probe.onError)
         await waitUntil("a first progress event") { !recorder.events.isEmpty }

@@ -51,11 +51,12 @@ import Testing
 /// Coalescing against httpbin, through the real transport.
 @Suite(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
 struct CoalescingLiveTests {
-    /// Counts what reaches the transport.
-    final class Counting: NetworkDispatcher {
+    /// Counts what reaches the transport, and holds it there until ``release()``, so every
+    /// caller has joined before the shared read can end, however slowly the machine runs.
+    final class Gated: NetworkDispatcher {
         let base: any NetworkDispatcher
-        private let count = Locked(0)
-        var dispatched: Int { count.withLock { $0 } }
+        private let state = Locked<(count: Int, held: [@Sendable () -> Void]?)>((0, []))
+        var dispatched: Int { state.withLock { $0.count } }
 
         init(_ base: any NetworkDispatcher) { self.base = base }
 
@@ -63,24 +64,60 @@ struct CoalescingLiveTests {
             request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
             onError: @escaping @Sendable (NetworkError) -> Void
         ) -> any Cancellable {
-            count.withLock { $0 += 1 }
+            let send: @Sendable () -> Void = { [base] in
+                _ = base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
+            }
+            let sendNow = state.withLock { state in
+                state.count += 1
+                guard state.held != nil else { return true }
+                state.held?.append(send)
+                return false
+            }
+            if sendNow { send() }
+            return CancellableAction {}
+        }
+
+        func release() {
+            let held = state.withLock { state in
+                defer { state.held = nil }
+                return state.held ?? []
+            }
+            held.forEach { $0() }
+        }
+    }
+
+    /// Counts the calls that have returned.
+    final class Arrivals: NetworkDispatcher {
+        let base: any NetworkDispatcher
+        private let count = Locked(0)
+        var arrived: Int { count.withLock { $0 } }
+
+        init(_ base: any NetworkDispatcher) { self.base = base }
+
+        func dispatch(
+            request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+            onError: @escaping @Sendable (NetworkError) -> Void
+        ) -> any Cancellable {
+            defer { count.withLock { $0 += 1 } }
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
     }
 
     @Test func twentyIdenticalReadsOfHttpbinCostOneRequest() async throws {
         // Given the transport to httpbin, counted, behind a coalescing dispatcher
-        let transport = Counting(
+        let transport = Gated(
             URLSessionDispatcher(baseURL: try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")))
-        let dispatcher = transport.coalescingIdenticalRequests()
+        let dispatcher = Arrivals(transport.coalescingIdenticalRequests())
 
-        // When 20 callers ask for the same slow read at once
+        // When 20 callers ask for the same read at once
         let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    try await dispatcher.dispatch(.get("/delay/1").header("Accept", "application/json")).body
+                    try await dispatcher.dispatch(.get("/delay/0.2").header("Accept", "application/json")).body
                 }
             }
+            await waitUntil("all 20 callers to arrive") { dispatcher.arrived == 20 }
+            transport.release()
             return try await group.reduce(into: []) { $0.append($1) }
         }
 
