@@ -60,7 +60,7 @@ struct ReplayLiveTests {
         .get("/get"),
         .get("/get"),
         .get("http://127.0.0.1:1/refused"),
-        .get("/delay/3").timeout(1),
+        .get("/delay/10").timeout(1),
     ]
 
     static func run(_ session: [RequestData], through dispatcher: any NetworkDispatcher) async -> [Outcome] {

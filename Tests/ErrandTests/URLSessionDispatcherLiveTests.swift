@@ -81,10 +81,11 @@ struct URLSessionDispatcherLiveTests {
     }
 
     @Test func aTimeoutEndsTheRequestLongBeforeTheServerAnswers() async throws {
-        // httpbin answers 200 after 3 s; `timedOut` means the 1 s deadline ended it first.
+        // httpbin answers 200 after 10 s (its longest delay); `timedOut` means the 1 s deadline
+        // ended it first, with a margin a starved machine cannot eat.
         // (No wall-clock bound: under a loaded parallel suite it says nothing the code does not.)
         do {
-            _ = try await Request<Echo>(.get("/delay/3").timeout(1)).execute(dispatcher: dispatcher)
+            _ = try await Request<Echo>(.get("/delay/10").timeout(1)).execute(dispatcher: dispatcher)
             Issue.record("expected a timeout")
         } catch let error as NetworkError {
             #expect(error.code == .timedOut)

@@ -192,7 +192,8 @@ extension RequestData {
     /// The `URLRequest` that puts this request on the wire.
     func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
         var urlRequest = URLRequest(url: try resolvedURL(relativeTo: baseURL))
-        urlRequest.httpMethod = method.rawValue
+        // GET is URLRequest's own default; setting it anyway costs a normalising copy per request.
+        if method != .get { urlRequest.httpMethod = method.rawValue }
         // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,
         // 1.5 s after 1 s), so round up: the exact deadline is our own timer's job. It also
         // converts it to Int milliseconds, which traps for .infinity and for huge values, so

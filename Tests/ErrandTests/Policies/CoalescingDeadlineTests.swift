@@ -82,7 +82,7 @@ struct CoalescingLiveTests {
                 defer { state.held = nil }
                 return state.held ?? []
             }
-            held.forEach { $0() }
+            for send in held { send() }
         }
     }
 
@@ -113,7 +113,8 @@ struct CoalescingLiveTests {
         let bodies = try await withThrowingTaskGroup(of: Data.self) { group in
             for _ in 0..<20 {
                 group.addTask {
-                    try await dispatcher.dispatch(.get("/delay/0.2").header("Accept", "application/json")).body
+                    try await dispatcher.dispatch(.get("/delay/0.2").header("Accept", "application/json"))
+                        .body
                 }
             }
             await waitUntil("all 20 callers to arrive") { dispatcher.arrived == 20 }
