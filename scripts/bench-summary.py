@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Prints the README's benchmark summary from the JSON that `ErrandBenchmarks --json` writes.
+
+    scripts/bench-summary.py run.json [more.json ...]     one table: every row of every file
+    scripts/bench-summary.py --before old.json --after new.json [more-new.json ...]
+                                                         the same table, before beside after
+
+A row of the table gathers the cells (requests in flight; callback and async) of one scenario,
+payload and target: the median of the cells' wall ratios with their range, the same for the CPU
+ratios, the target and how many cells meet it. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from collections import OrderedDict
+
+# What each scenario compares, in the words of the README.
+COMPARED = {
+    "transport": "`URLSessionDispatcher` + `execute` vs raw `URLSession` + `JSONDecoder` (req/s)",
+    "full-stack": "every policy stacked vs raw `URLSession` + `JSONDecoder` (req/s)",
+    "flight-recorder": "full stack + flight recorder vs the full stack (req/s)",
+    "in-memory": "`InMemoryDispatcher` `execute` vs `JSONDecoder` alone (time)",
+    "cache-hit": "fresh cache hit `execute` vs `JSONDecoder` alone (time)",
+}
+
+
+def payload_of(row: dict) -> str:
+    return row["label"].split(" ", 1)[0]
+
+
+def load_rows(paths: list[str]) -> list[dict]:
+    rows: list[dict] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            rows.extend(json.load(handle)["rows"])
+    return rows
+
+
+def group(rows: list[dict]) -> "OrderedDict[tuple, list[dict]]":
+    groups: OrderedDict[tuple, list[dict]] = OrderedDict()
+    for row in rows:
+        if row["scenario"] not in COMPARED:
+            continue
+        key = (row["scenario"], payload_of(row), row["baselineName"], row.get("target") or "")
+        groups.setdefault(key, []).append(row)
+    return groups
+
+
+def ratios(cells: list[dict], cpu: bool) -> list[float]:
+    if cpu:
+        return [c["cpu"]["ratio"]["median"] for c in cells if c.get("cpu")]
+    return [c["ratio"]["median"] for c in cells]
+
+
+def span(values: list[float]) -> str:
+    if not values:
+        return "–"
+    low, mid, high = min(values), statistics.median(values), max(values)
+    return f"{mid:.2f}× ({low:.2f}–{high:.2f})"
+
+
+def met(cells: list[dict]) -> str:
+    return f"{sum(1 for c in cells if c.get('met'))} of {len(cells)}"
+
+
+def in_flight(cells: list[dict]) -> str:
+    counts = OrderedDict()
+    for cell in cells:
+        parts = cell["label"].split("·")
+        if len(parts) > 1:
+            counts[parts[1].strip().split(" ")[0]] = True
+    return (", ".join(counts) + " in flight") if counts else "–"
+
+
+def single(rows: list[dict]) -> None:
+    print("| scenario | compared | payload | cells | wall ratio | CPU ratio | target | met |")
+    print("|---|---|---|---|---|---|---|---|")
+    for (scenario, payload, _, target), cells in group(rows).items():
+        print(
+            f"| {scenario} | {COMPARED[scenario]} | {payload} | {in_flight(cells)} | "
+            f"{span(ratios(cells, False))} | {span(ratios(cells, True))} | {target} | {met(cells)} |"
+        )
+
+
+def side_by_side(before: list[dict], after: list[dict]) -> None:
+    # The same cells of the earlier run, whatever their target was then.
+    earlier = {(r["scenario"], r["label"], r["variant"]): r for r in before}
+    print("| scenario | payload | cells | wall before | wall after | CPU before | CPU after | target | met before → after |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for (scenario, payload, _, target), cells in group(after).items():
+        previous = [
+            earlier[key]
+            for key in ((c["scenario"], c["label"], c["variant"]) for c in cells)
+            if key in earlier
+        ]
+        print(
+            f"| {scenario} | {payload} | {in_flight(cells)} | {span(ratios(previous, False))} | "
+            f"{span(ratios(cells, False))} | {span(ratios(previous, True))} | "
+            f"{span(ratios(cells, True))} | {target} | "
+            f"{met(previous) if previous else '–'} → {met(cells)} |"
+        )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", help="JSON written by ErrandBenchmarks --json")
+    parser.add_argument("--before", nargs="+", help="the earlier run's JSON files")
+    parser.add_argument("--after", nargs="+", help="the later run's JSON files")
+    arguments = parser.parse_args()
+    if arguments.before or arguments.after:
+        if not (arguments.before and arguments.after) or arguments.files:
+            parser.error("--before and --after go together, without other files")
+        side_by_side(load_rows(arguments.before), load_rows(arguments.after))
+    elif arguments.files:
+        single(load_rows(arguments.files))
+    else:
+        parser.error("give one or more JSON files, or --before and --after")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
