@@ -84,7 +84,7 @@ struct FaultTableLiveTests {
     }
 
     @Test(arguments: faults)
-    func eachFaultFailsTypedOnceInTimeWithBoundedMemory(_ fault: Fault) async throws {
+    func eachFaultFailsTypedOnceWithBoundedMemory(_ fault: Fault) async throws {
         // Given a bound on memory for the bodies larger than the dispatcher's limit
         let isLarge = fault.expected == .responseTooLarge
         var peakGrowth = Int.max
@@ -102,12 +102,10 @@ struct FaultTableLiveTests {
             peakGrowth = min(peakGrowth, ProcessMemory.peak() - before)
             code = error.code
 
-            // Then one typed error says what happened, in time
+            // Then one typed error says what happened (a hang would be the deadline's `timedOut`)
             #expect(error.code == fault.expected, "\(error)")
             #expect(error.description.localizedCaseInsensitiveContains(fault.saying), "\(error)")
             #expect(deliveries == 1)
-            let deadline = fault.request.timeout ?? Self.deadline
-            #expect(elapsed < .seconds(deadline + 10), "a hang guard, not a timing assertion")
         }
 
         // And a body over the limit was never held whole

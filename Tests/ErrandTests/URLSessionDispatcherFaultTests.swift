@@ -27,9 +27,11 @@ struct URLSessionDispatcherFaultTests {
     @Test func aShortDeadlineFiresOnTimeBehindALongerOne() async throws {
         let long = CallbackProbe<NetworkResponse>()
         let call = dispatcher.dispatch(
-            request: .get("/silence").timeout(30), onSuccess: long.onSuccess, onError: long.onError)
-        // Bounded well below the 30 s deadline that a timer armed only for the first would wait for.
-        await expectFailure(.timedOut, for: .get("/silence").timeout(1), within: .seconds(20))
+            request: .get("/silence").timeout(600), onSuccess: long.onSuccess, onError: long.onError)
+        // A timer armed only for the first deadline would hold the short request until the
+        // server gives up on the long one (after 120 s, an empty reply): the short one would then
+        // fail as a transport error, after the long one had ended.
+        await expectFailure(.timedOut, for: .get("/silence").timeout(1))
         #expect(long.deliveries.isEmpty)
         call.cancel()
         let error = try await long.failure()
@@ -73,18 +75,14 @@ struct URLSessionDispatcherFaultTests {
 
     @discardableResult
     private func expectFailure(
-        _ code: NetworkError.Code, for request: RequestData, within limit: Duration = .seconds(60),
-        sourceLocation: SourceLocation = #_sourceLocation
+        _ code: NetworkError.Code, for request: RequestData, sourceLocation: SourceLocation = #_sourceLocation
     ) async -> NetworkError? {
-        let clock = ContinuousClock()
-        let start = clock.now
         do {
             let response = try await dispatcher.dispatch(request)
             Issue.record("expected \(code), got \(response)", sourceLocation: sourceLocation)
             return nil
         } catch let error as NetworkError {
             #expect(error.code == code, "\(error)", sourceLocation: sourceLocation)
-            #expect(clock.now - start < limit, sourceLocation: sourceLocation)
             return error
         } catch {
             Issue.record(error, sourceLocation: sourceLocation)
