@@ -47,7 +47,12 @@ struct HARRedactor {
         }
         if var postData = request.postData {
             let mimeType = postData.mimeType.isEmpty ? request.contentType ?? "" : postData.mimeType
-            postData.body = postData.body.map { redact(body: $0, mimeType: mimeType) }
+            let original = postData.body
+            postData.body = original.map { redact(body: $0, mimeType: mimeType) }
+            if let original, let redacted = postData.body, redacted.count != original.count {
+                result.headers = Self.headers(result.headers, describingLength: redacted.count)
+                if result.bodySize == original.count { result.bodySize = redacted.count }
+            }
             postData.params = postData.params.map { param in
                 var param = param
                 param.value = param.value.map { redaction.hidesBodyKey(param.name) ? replace($0) : $0 }
@@ -69,7 +74,24 @@ struct HARRedactor {
         result.content.body = response.content.body.map {
             redact(body: $0, mimeType: response.content.mimeType)
         }
+        if let original = response.content.body, let redacted = result.content.body,
+            redacted.count != original.count
+        {
+            result.headers = Self.headers(result.headers, describingLength: redacted.count)
+            if result.content.size == original.count { result.content.size = redacted.count }
+        }
         return result
+    }
+
+    /// `headers` with every `Content-Length` giving `length`: a placeholder rarely has the
+    /// secret's length, and a replayed answer must not announce bytes that are not there.
+    private static func headers(_ headers: [HAR.Header], describingLength length: Int) -> [HAR.Header] {
+        headers.map { header in
+            guard header.hasName("Content-Length") else { return header }
+            var header = header
+            header.value = String(length)
+            return header
+        }
     }
 
     private mutating func redact(headers: [HAR.Header]) -> [HAR.Header] {
