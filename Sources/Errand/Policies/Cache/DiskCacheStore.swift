@@ -16,6 +16,8 @@ import Foundation
 ///   and counts as a miss: never an error, never a crash.
 /// - Over the byte limit, the least recently used files go first: used in this process, or by
 ///   modification time for files found when the store was opened.
+/// - Temporary files that a process killed mid-write left behind are deleted when the store
+///   first reads its folder, once they are ten minutes old.
 ///
 /// Write failures (a full disk) leave the response unstored and are otherwise silent: a cache
 /// that cannot keep something is still correct. `Sendable`: its index is behind a lock, and
@@ -144,12 +146,26 @@ public final class DiskCacheStore: CacheStore {
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
         let urls = (try? manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
         var index: [String: Entry] = [:]
-        for url in urls where url.pathExtension == Self.fileExtension {
+        let staleBefore = now().addingTimeInterval(-Self.abandonedWriteAge)
+        for url in urls {
             let values = try? url.resourceValues(forKeys: Set(keys))
-            index[url.lastPathComponent] = Entry(
-                byteCount: values?.fileSize ?? 0, lastUse: values?.contentModificationDate ?? .distantPast)
+            let modified = values?.contentModificationDate ?? .distantPast
+            if url.pathExtension == Self.fileExtension {
+                index[url.lastPathComponent] = Entry(byteCount: values?.fileSize ?? 0, lastUse: modified)
+            } else if Self.isTemporaryEntry(url.lastPathComponent), modified < staleBefore {
+                // Left by a process that died mid-write; a younger one may still be renamed.
+                try? manager.removeItem(at: url)
+            }
         }
         return index
+    }
+
+    /// How old, in seconds, a temporary file must be before it counts as abandoned.
+    static let abandonedWriteAge: TimeInterval = 600
+
+    /// Whether `name` is one of this store's files being written (`.<entry>.<UUID>.tmp`).
+    static func isTemporaryEntry(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".\(fileExtension).")
     }
 
     /// The file name for `key`: its FNV-1a hash in hexadecimal.
