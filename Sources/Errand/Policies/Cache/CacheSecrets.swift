@@ -25,13 +25,27 @@ enum CacheSecrets {
         "sha256:" + SHA256.hash(Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
-    /// `items` with the values of secret names digested.
-    static func query(_ items: [URLQueryItem]) -> [URLQueryItem] {
-        guard !items.isEmpty else { return items }
-        return items.map { item in
-            guard let value = item.value, vocabulary.matches(item.name) else { return item }
-            return URLQueryItem(name: item.name, value: digest(value))
-        }
+    /// A cache key (an escaped URL) with the values of secret query items digested, wherever
+    /// they came from: the request's query items, a query written in its path, the base URL's
+    /// query, or a `Location` that names the resource.
+    static func key(_ url: String) -> String {
+        let withoutFragment = url.prefix { $0 != "#" }
+        guard let mark = withoutFragment.firstIndex(of: "?") else { return url }
+        var changed = false
+        let pieces = withoutFragment[withoutFragment.index(after: mark)...]
+            .split(separator: "&", omittingEmptySubsequences: false)
+            .map { piece -> Substring in
+                guard let equals = piece.firstIndex(of: "=") else { return piece }
+                let name = piece[..<equals]
+                guard vocabulary.matches(String(name).removingPercentEncoding ?? String(name)) else {
+                    return piece
+                }
+                let value = String(piece[piece.index(after: equals)...])
+                changed = true
+                return name + "=" + digest(value.removingPercentEncoding ?? value)
+            }
+        guard changed else { return url }
+        return withoutFragment[..<mark] + "?" + pieces.joined(separator: "&")
     }
 
     /// The value of request header `name` as a stored `Vary` value: digested when it is secret.
@@ -43,12 +57,9 @@ enum CacheSecrets {
     /// `url` with the values of secret query items digested; unchanged when it has none.
     static func url(_ url: URL?) -> URL? {
         // Most URLs have no query: no need to take them apart.
-        guard let url, url.query != nil,
-            var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let items = components.queryItems,
-            items.contains(where: { $0.value != nil && vocabulary.matches($0.name) })
-        else { return url }
-        components.queryItems = query(items)
-        return components.url ?? url
+        guard let url, url.query != nil else { return url }
+        let string = url.absoluteString
+        let digested = key(string)
+        return digested == string ? url : URL(string: digested) ?? url
     }
 }

@@ -14,9 +14,8 @@ extension CachingDispatcher {
     func cacheKey(for request: RequestData) -> String? {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
-        try? WireURL.string(
-            path: request.path, base: keyBase ?? Self.relativeOrigin, query: CacheSecrets.query(request.query)
-        )
+        (try? WireURL.string(path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
+            .map(CacheSecrets.key)
     }
 
     /// What relative paths are keyed under when no base URL is known.
@@ -77,6 +76,7 @@ extension CachingDispatcher {
             target.scheme?.lowercased() == base.scheme?.lowercased(),
             target.host?.lowercased() == base.host?.lowercased(), target.port == base.port
         else { return nil }
-        return try? WireURL.string(path: target.absoluteString, baseURL: nil, query: [])
+        return (try? WireURL.string(path: target.absoluteString, baseURL: nil, query: [])).map(
+            CacheSecrets.key)
     }
 }
