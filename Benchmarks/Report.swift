@@ -65,14 +65,19 @@ struct Report: Codable, Sendable {
                         + "nginx not included). Other load on the machine stretches wall time but barely "
                         + "moves this.")
                 lines.append("")
-                var cpuTable = [["case", "Errand", "baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]]
+                // The baseline's name only where a case has several, as the transport's has.
+                let namesBaseline = Set(cpuRows.map(\.baselineName)).count > 1
+                var cpuTable = [
+                    ["case", "Errand"] + (namesBaseline ? ["baseline"] : [])
+                        + ["baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]
+                ]
                 for row in cpuRows {
                     guard let cpu = row.cpu else { continue }
-                    cpuTable.append([
-                        row.label, row.variant, Format.stats(cpu.baseline, .time),
-                        Format.stats(cpu.errand, .time),
-                        Format.ratio(cpu.ratio.median),
-                    ])
+                    cpuTable.append(
+                        [row.label, row.variant] + (namesBaseline ? [row.baselineName] : []) + [
+                            Format.stats(cpu.baseline, .time), Format.stats(cpu.errand, .time),
+                            Format.ratio(cpu.ratio.median),
+                        ])
                 }
                 lines += Self.markdown(cpuTable)
             }
