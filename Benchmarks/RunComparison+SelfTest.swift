@@ -30,6 +30,13 @@ extension RunComparison {
             verdict(old: Stats([10, 20]), new: Stats([12, 14]), higherIsBetter: true) == .unchanged,
             "a range inside the other is within the spread")
 
+        check(
+            verdict(old: Stats([12.30]), new: Stats([12.34]), higherIsBetter: false) == .unchanged,
+            "a change of the median within 1% is not a move, even between ranges of one point")
+        check(
+            verdict(old: Stats([12.0]), new: Stats([12.5]), higherIsBetter: false) == .worse,
+            "a 4% change between ranges of one point is")
+
         // Rows matched by scenario, case, variant and baseline; every figure of a pair judged.
         let old = report(rows: [
             row(

@@ -2,10 +2,11 @@ import Foundation
 
 /// Two runs' figures (two `--json` files) side by side: which moved beyond their spread.
 ///
-/// The rule: a figure moved when its min–max ranges in the two runs do not overlap. Each range
-/// holds every round of its run, so ranges that overlap mean the two runs could have drawn the
-/// same samples, and the change is not judged, however far the medians are apart. A figure from
-/// a single round has a range of one point, so it always "moves": compare full runs.
+/// The rule: a figure moved when its min–max ranges in the two runs do not overlap and its
+/// median changed by more than ``negligible``. Each range holds every round of its run, so ranges
+/// that overlap mean the two runs could have drawn the same samples, and the change is not
+/// judged, however far the medians are apart. The floor keeps ranges of one point (a single
+/// round, or a figure as steady as a `static let` read) from calling a rounding error a change.
 enum RunComparison {
     enum Verdict: String, Sendable {
         case better, worse, unchanged
@@ -38,8 +39,12 @@ enum RunComparison {
         }
     }
 
+    /// The relative change of a median below which a figure never counts as moved: 1%.
+    static let negligible = 0.01
+
     /// Whether `new` moved from `old` beyond both spreads, and which way is better.
     static func verdict(old: Stats, new: Stats, higherIsBetter: Bool) -> Verdict {
+        guard abs(new.median / old.median - 1) > negligible else { return .unchanged }
         if new.min > old.max { return higherIsBetter ? .better : .worse }
         if new.max < old.min { return higherIsBetter ? .worse : .better }
         return .unchanged
@@ -108,8 +113,13 @@ enum RunComparison {
         }
         var lines = [
             "Comparing \(describe(old))", "     with \(describe(new))",
-            "A figure moved when its min–max ranges in the two runs do not overlap.", "",
+            "A figure moved when its min–max ranges in the two runs do not overlap and its median "
+                + "changed by more than \(Format.number(negligible * 100, digits: 0))%.",
         ]
+        if old.report.quick != new.report.quick {
+            lines.append("One run is --quick and the other is not: their spreads are not comparable.")
+        }
+        lines.append("")
         let moved = outcome.figures.filter { $0.verdict != .unchanged }
         if moved.isEmpty {
             lines.append("No figure moved beyond its spread.")
@@ -131,7 +141,10 @@ enum RunComparison {
             "\(outcome.figures.count) figures in both runs: \(outcome.count(.better)) better, "
                 + "\(outcome.count(.worse)) worse, \(outcome.count(.unchanged)) within their spread.")
         for (which, keys) in [("old", outcome.onlyOld), ("new", outcome.onlyNew)] where !keys.isEmpty {
-            lines.append("Only in the \(which) run (\(keys.count) rows): " + keys.joined(separator: "; "))
+            let shown = keys.prefix(4).joined(separator: "; ")
+            lines.append(
+                "Only in the \(which) run (\(keys.count) rows): \(shown)"
+                    + (keys.count > 4 ? "; and \(keys.count - 4) more" : ""))
         }
         return lines.joined(separator: "\n")
     }
