@@ -8,8 +8,8 @@ extension DI {
     /// Whether any task has ever bound ``taskContainer``; until then ``current`` skips the lookup.
     ///
     /// Apps bind task containers only in tests, so in production `@Inject` never pays for the
-    /// task-local lookup. Set before the first binding, and never cleared: a task that sees a
-    /// binding was created, or runs, after the store, so it sees `true` too.
+    /// task-local lookup. Set before the first binding and never cleared: a task that can see a
+    /// binding either made it or was created inside it, after the store, so it reads `true`.
     private static let taskContainerBound = Atomic<Bool>(false)
 
     /// The app's container, published for lock-free reads; replaced by `configure`.
