@@ -89,8 +89,11 @@ extension RunComparison {
         try withoutPinning.write(toFile: oldPath, atomically: true, encoding: .utf8)
         let text = try run(oldPath: oldPath, newPath: newPath)
         check(
-            text.contains("12 figures in both runs: 3 better, 1 worse, 8 within their spread."),
-            "the summary line")
+            text.contains("per round): 4 in both runs, 1 better, 1 worse, 2 within their spread."),
+            "the ratios' summary line")
+        check(
+            text.contains("moves these too): 8 in both runs, 2 better, 0 worse, 6 within their spread."),
+            "the absolute figures' summary line")
         check(text.contains("| WORSE"), "a worse figure is flagged")
         check(text.contains("+21.1%"), "the change of Errand's median req/s (950 → 1,150)")
         check(text.contains("Only in the new run (1 rows)"), "rows only in the new run are listed")

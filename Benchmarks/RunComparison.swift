@@ -120,10 +120,29 @@ enum RunComparison {
             lines.append("One run is --quick and the other is not: their spreads are not comparable.")
         }
         lines.append("")
-        let moved = outcome.figures.filter { $0.verdict != .unchanged }
-        if moved.isEmpty {
-            lines.append("No figure moved beyond its spread.")
-        } else {
+        // Ratios first: taken within each round, they judge a change; absolute figures also move
+        // with whatever else the machine was doing.
+        let parts = [
+            (
+                "Ratios (Errand ÷ baseline, wall and CPU, per round)",
+                outcome.figures.filter { $0.metric == nil }
+            ),
+            (
+                "Absolute figures (other load on the machine moves these too)",
+                outcome.figures.filter { $0.metric != nil }
+            ),
+        ]
+        for (title, figures) in parts {
+            let moved = figures.filter { $0.verdict != .unchanged }
+            let better = moved.filter { $0.verdict == .better }.count
+            lines.append(
+                "\(title): \(figures.count) in both runs, \(better) better, \(moved.count - better) worse, "
+                    + "\(figures.count - moved.count) within their spread.")
+            guard !moved.isEmpty else {
+                lines.append("")
+                continue
+            }
+            lines.append("")
             var table = [["scenario", "case", "Errand", "baseline", "figure", "old", "new", "median", ""]]
             for figure in moved {
                 let change = (figure.new.median / figure.old.median - 1) * 100
@@ -134,12 +153,8 @@ enum RunComparison {
                     figure.verdict == .better ? "better" : "WORSE",
                 ])
             }
-            lines += Report.markdown(table)
+            lines += Report.markdown(table) + [""]
         }
-        lines.append("")
-        lines.append(
-            "\(outcome.figures.count) figures in both runs: \(outcome.count(.better)) better, "
-                + "\(outcome.count(.worse)) worse, \(outcome.count(.unchanged)) within their spread.")
         for (which, keys) in [("old", outcome.onlyOld), ("new", outcome.onlyNew)] where !keys.isEmpty {
             let shown = keys.prefix(4).joined(separator: "; ")
             lines.append(
