@@ -7,26 +7,39 @@ import Testing
 private let replacements = 1_000
 private let readerCount = 8
 
+/// A reference that does not keep its container alive.
+private struct Weak {
+    weak var container: DI?
+
+    init(_ container: DI) {
+        self.container = container
+    }
+}
+
 /// Replaces the shared container `replacements` times while `readerCount` threads resolve from
 /// `DI.current`, as `@Inject` does, until they see the last one.
 ///
 /// Container `g` has a singleton `FakeClient(tag: g)` and a unique `ProfileService` built on it.
 /// Each reader checks that every client it gets belongs to a configured container and that the
-/// tags it sees never go back (one writer, whose publication readers acquire), and every
-/// container's singleton is created at most once.
+/// tags it sees never go back (one writer, whose publication readers acquire), every
+/// container's singleton is created at most once, and no replaced container is freed.
 ///
 /// - Returns: What went wrong, or `nil`.
 private func hammerTheSharedContainer() -> String? {
     let creations = Locked([Int](repeating: 0, count: replacements + 1))
     let problems = Locked<[String]>([])
+    // Weak references: a replaced container must outlive its replacement, since a reader may
+    // have loaded its pointer and not yet retained it.
+    var configured: [Weak] = []
     func configure(_ generation: Int) {
-        DI.configure(name: "App \(generation)") { di in
+        let container = DI.configure(name: "App \(generation)") { di in
             di.register(HTTPClient.self, scope: .singleton) { _ in
                 creations.withLock { $0[generation] += 1 }
                 return FakeClient(tag: generation)
             }
             di.register(ProfileService.self) { r in ProfileService(client: try r.resolve()) }
         }
+        configured.append(Weak(container))
     }
     configure(0)
 
@@ -68,6 +81,9 @@ private func hammerTheSharedContainer() -> String? {
     var found = problems.withLock { $0 }
     if let twice = creations.withLock({ $0.firstIndex { $0 > 1 } }) {
         found.append("the singleton of container \(twice) was created more than once")
+    }
+    if let freed = configured.firstIndex(where: { $0.container == nil }) {
+        found.append("container \(freed) was freed after it was replaced")
     }
     if DI.shared.name != "App \(replacements)" {
         found.append("DI.shared is \(DI.shared.name), not the last container configured")
