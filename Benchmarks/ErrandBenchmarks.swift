@@ -24,6 +24,19 @@ struct ErrandBenchmarks {
             }
             return
         }
+        if options.selfTest {
+            try RunComparison.selfTest()
+            print("ErrandBenchmarks: self-test passed")
+            return
+        }
+        if let compare = options.compare, let new = compare.new {
+            print(try RunComparison.run(oldPath: compare.old, newPath: new))
+            return
+        }
+        if let compare = options.compare {
+            // Before the run, so a wrong path fails at once rather than after it.
+            _ = try RunComparison.load(compare.old)
+        }
         let payloads = try Payloads.make()
         if let directory = options.payloadDirectory {
             try payloads.write(to: URL(fileURLWithPath: directory))
@@ -40,7 +53,8 @@ struct ErrandBenchmarks {
         var report = Report(
             date: ISO8601DateFormatter().string(from: Date()), quick: options.quick,
             command: CommandLine.arguments.dropFirst().joined(separator: " "), machine: .current(),
-            server: context.serverURL?.absoluteString)
+            server: context.serverURL?.absoluteString,
+            pinning: ProcessInfo.processInfo.environment["ERRAND_BENCH_PINNING"])
         if options.only == nil {
             report.notYetBuilt = ScenarioRegistry.planned.map {
                 Report.Skip(scenario: $0.name, reason: $0.waitsFor)
@@ -59,6 +73,17 @@ struct ErrandBenchmarks {
         if let path = options.jsonPath {
             try report.writeJSON(to: path)
             context.log("figures written to \(path)")
+        }
+        if let compare = options.compare {
+            // Read back from a file, so the comparison sees exactly what --json would keep.
+            let path =
+                options.jsonPath
+                ?? FileManager.default.temporaryDirectory
+                .appending(path: "errand-bench-\(ProcessInfo.processInfo.processIdentifier).json").path
+            if options.jsonPath == nil { try report.writeJSON(to: path) }
+            defer { if options.jsonPath == nil { try? FileManager.default.removeItem(atPath: path) } }
+            print("")
+            print(try RunComparison.run(oldPath: compare.old, newPath: path))
         }
     }
 

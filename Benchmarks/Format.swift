@@ -48,4 +48,12 @@ enum Format {
     static func stats(_ stats: Stats, _ metric: Metric) -> String {
         "\(figure(stats.median, metric)) (\(figure(stats.min, metric))–\(figure(stats.max, metric)))"
     }
+
+    /// As ``stats(_:_:)`` in the metric's precision, or for a ratio (`nil`) `1.05× (1.01–1.10×)`.
+    static func stats(_ stats: Stats, _ metric: Metric?) -> String {
+        guard let metric else {
+            return "\(ratio(stats.median)) (\(number(stats.min, digits: 2))–\(ratio(stats.max)))"
+        }
+        return self.stats(stats, metric)
+    }
 }

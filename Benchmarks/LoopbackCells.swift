@@ -19,6 +19,10 @@ struct LoopbackCells: Sendable {
     /// A stack to measure `dispatcher` against instead of the raw client, each variant against
     /// the same variant, so the ratio is the cost of what `dispatcher` adds to it.
     var baselineStack: (name: String, dispatcher: any NetworkDispatcher)?
+    /// Baselines as apps write them without a library (`URLSession.shared`, the `.default`
+    /// configuration), each measured against the callback `execute` in fewer rounds, to be read
+    /// beside the same-configuration ratio.
+    var userBaselines: [(name: String, client: RawClient)] = []
 
     /// Every cell, small payload first.
     func measure(in context: BenchmarkContext) async throws -> [ResultRow] {
@@ -41,13 +45,16 @@ struct LoopbackCells: Sendable {
         let url = raw.url(of: type)
         let request = GetPayload<Payload>()
 
-        let rawBaseline = Contender(name: "URLSession + JSONDecoder") {
-            let stopwatch = Stopwatch()
-            let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
-                raw.fetch(Payload.self, from: url, done: done)
+        func fetching(_ name: String, with client: RawClient) -> Contender {
+            Contender(name: name) {
+                let stopwatch = Stopwatch()
+                let run = try await InFlight.run(total: total, inFlight: inFlight) { done in
+                    client.fetch(Payload.self, from: url, done: done)
+                }
+                return try Self.sample(run, stopwatch, total: total, expected: expected)
             }
-            return try Self.sample(run, stopwatch, total: total, expected: expected)
         }
+        let rawBaseline = fetching("URLSession + JSONDecoder", with: raw)
         func callback(_ name: String, through dispatcher: any NetworkDispatcher) -> Contender {
             Contender(name: name) {
                 let stopwatch = Stopwatch()
@@ -90,6 +97,15 @@ struct LoopbackCells: Sendable {
             rows.append(
                 try await comparison.measure(
                     rounds: context.rounds, scenario: scenario, progress: context.log))
+        }
+        for user in userBaselines {
+            let comparison = Comparison(
+                label: label, variant: "execute (callback)", metric: .throughput, target: nil,
+                baseline: fetching(user.name, with: user.client),
+                errand: callback("execute (callback)", through: dispatcher))
+            rows.append(
+                try await comparison.measure(
+                    rounds: context.secondaryRounds, scenario: scenario, progress: context.log))
         }
         return rows
     }

@@ -5,6 +5,8 @@ struct Options: Sendable {
                ErrandBenchmarks --list
                ErrandBenchmarks --write-payloads <directory>
                ErrandBenchmarks --workload <kind> <count> [--payload small|medium]
+               ErrandBenchmarks --compare <old.json> [<new.json>] [--quick] [--only …]
+               ErrandBenchmarks --self-test
 
           --quick             every scenario, briefly (for CI; the figures are not meaningful)
           --only <names>      only these scenarios (see --list)
@@ -16,6 +18,11 @@ struct Options: Sendable {
                               scenario and for profilers); kinds: decode, in-memory, cache-hit, cache-hit-async,
                               urlsession-raw, urlsession-errand, urlsession-full-stack,
                               urlsession-flight-recorder
+          --compare <old.json> [<new.json>]
+                              print which figures moved beyond their spread (min–max ranges that
+                              do not overlap) from one run to the other; with one file, run the
+                              benchmark first (with the other options) and compare the old run to it
+          --self-test         check the comparison logic on made-up reports and exit
 
         Scenarios that need a server read its base URL from ERRAND_BENCH_URL (scripts/bench
         starts nginx and sets it); without it they are skipped and the report says so.
@@ -27,6 +34,9 @@ struct Options: Sendable {
     var list = false
     var help = false
     var payloadDirectory: String?
+    /// A run to compare with, and the second one, or `nil` to compare with this run.
+    var compare: (old: String, new: String?)?
+    var selfTest = false
     /// One workload alone (for the memory scenario's child processes, and for profiling).
     var workload: (kind: String, count: Int, payload: String)?
 
@@ -49,6 +59,14 @@ struct Options: Sendable {
             case "--list": options.list = true
             case "--help", "-h": options.help = true
             case "--write-payloads": options.payloadDirectory = try value(for: argument)
+            case "--compare":
+                let old = try value(for: argument)
+                var new: String?
+                if let next = remaining.first, !next.hasPrefix("--") {
+                    new = remaining.popFirst()
+                }
+                options.compare = (old, new)
+            case "--self-test": options.selfTest = true
             case "--workload":
                 let kind = try value(for: argument)
                 guard let count = Int(try value(for: argument)), count > 0 else {

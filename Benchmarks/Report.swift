@@ -20,6 +20,8 @@ struct Report: Codable, Sendable {
     let command: String
     let machine: Machine
     let server: String?
+    /// Which cores the benchmark and the server were pinned to, or why they were not.
+    var pinning: String?
     var rows: [ResultRow] = []
     var skipped: [Skip] = []
     var notYetBuilt: [Skip] = []
@@ -29,7 +31,7 @@ struct Report: Codable, Sendable {
         var lines: [String] = []
         lines.append(
             "Errand benchmarks · \(machine.cores) cores · \(machine.swiftVersion) · commit \(machine.commit)"
-                + (quick ? " · QUICK (figures not meaningful)" : ""))
+                + (pinning.map { " · \($0)" } ?? "") + (quick ? " · QUICK (figures not meaningful)" : ""))
         var scenarios: [String] = []
         for row in rows where !scenarios.contains(row.scenario) { scenarios.append(row.scenario) }
         for scenario in scenarios {
@@ -63,17 +65,23 @@ struct Report: Codable, Sendable {
                         + "nginx not included). Other load on the machine stretches wall time but barely "
                         + "moves this.")
                 lines.append("")
-                var cpuTable = [["case", "Errand", "baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]]
+                // The baseline's name only where a case has several, as the transport's has.
+                let namesBaseline = Set(cpuRows.map(\.baselineName)).count > 1
+                var cpuTable = [
+                    ["case", "Errand"] + (namesBaseline ? ["baseline"] : [])
+                        + ["baseline CPU µs/op", "Errand CPU µs/op", "CPU ratio"]
+                ]
                 for row in cpuRows {
                     guard let cpu = row.cpu else { continue }
-                    cpuTable.append([
-                        row.label, row.variant, Format.stats(cpu.baseline, .time),
-                        Format.stats(cpu.errand, .time),
-                        Format.ratio(cpu.ratio.median),
-                    ])
+                    cpuTable.append(
+                        [row.label, row.variant] + (namesBaseline ? [row.baselineName] : []) + [
+                            Format.stats(cpu.baseline, .time), Format.stats(cpu.errand, .time),
+                            Format.ratio(cpu.ratio.median),
+                        ])
                 }
                 lines += Self.markdown(cpuTable)
             }
+            lines += Self.besideTable(scenarioRows)
             let notes = scenarioRows.compactMap { row in row.note.map { "- \(row.label): \($0)" } }
             if !notes.isEmpty {
                 lines.append("")
@@ -94,6 +102,46 @@ struct Report: Codable, Sendable {
         return lines.joined(separator: "\n")
     }
 
+    /// Where a case and variant were measured against several baselines, their ratios side by
+    /// side, the first baseline first: wall ratio, then CPU ratio.
+    private static func besideTable(_ rows: [ResultRow]) -> [String] {
+        var baselines: [String] = []
+        var cases: [(label: String, variant: String)] = []
+        for row in rows {
+            if !baselines.contains(row.baselineName) { baselines.append(row.baselineName) }
+            if !cases.contains(where: { $0 == (row.label, row.variant) }) {
+                cases.append((row.label, row.variant))
+            }
+        }
+        let compared = cases.filter { key in
+            rows.filter { ($0.label, $0.variant) == key }.count > 1
+        }
+        guard !compared.isEmpty else { return [] }
+        var table = [["case", "Errand"] + baselines.map { "÷ \($0)" }]
+        for key in compared {
+            table.append(
+                [key.label, key.variant]
+                    + baselines.map { baseline in
+                        guard
+                            let row = rows.first(where: {
+                                ($0.label, $0.variant, $0.baselineName) == (key.label, key.variant, baseline)
+                            })
+                        else { return "" }
+                        return Format.ratio(row.ratio.median)
+                            + (row.cpu.map { ", CPU \(Format.ratio($0.ratio.median))" } ?? "")
+                    })
+        }
+        return [
+            "",
+            "The same Errand beside each baseline (wall ratio, CPU ratio; medians of "
+                + "\(Set(rows.map(\.rounds)).sorted().map(String.init).joined(separator: "/")) rounds). "
+                + "The first is configured as Errand's session is, so its ratio is Errand's own cost; "
+                + "the others are sessions as apps make them without a library, so theirs is what "
+                + "switching to Errand changes.",
+            "",
+        ] + markdown(table)
+    }
+
     /// The ratio, or for memory the difference of the medians, which stays readable near zero.
     private static func comparison(_ row: ResultRow) -> String {
         guard row.metric == .memory else { return Format.ratio(row.ratio.median) }
@@ -102,7 +150,7 @@ struct Report: Codable, Sendable {
     }
 
     /// A Markdown table with padded columns; the first row is the header.
-    private static func markdown(_ table: [[String]]) -> [String] {
+    static func markdown(_ table: [[String]]) -> [String] {
         let widths = (0..<(table.first?.count ?? 0)).map { column in
             table.map { $0[column].count }.max() ?? 0
         }

@@ -64,6 +64,9 @@ struct BenchmarkContext: Sendable {
     /// The number of A/B rounds for each comparison.
     var rounds: Int { quick ? 2 : 7 }
 
+    /// Fewer rounds, for comparisons read beside a main one rather than judged on their own.
+    var secondaryRounds: Int { quick ? 1 : 3 }
+
     /// `full` normally, `quick` under `--quick`.
     func scaled(_ full: Int, quick: Int) -> Int {
         self.quick ? quick : full

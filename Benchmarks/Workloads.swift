@@ -22,6 +22,8 @@ final class RawClient: Sendable {
     private let decoder = JSONDecoder()
     private let baseURL: URL
     private let headers: [(name: String, value: String)]
+    /// Whether this client made the session, and so invalidates it (never `URLSession.shared`).
+    private let ownsSession: Bool
 
     init(baseURL: URL, headers: [(name: String, value: String)] = []) {
         let configuration = URLSessionConfiguration.ephemeral
@@ -30,10 +32,20 @@ final class RawClient: Sendable {
         session = URLSession(configuration: configuration)
         self.baseURL = baseURL
         self.headers = headers
+        ownsSession = true
+    }
+
+    /// A client on a session as an app makes one without a library: `URLSession.shared`, or
+    /// `URLSession(configuration: .default)` (then `owned`, and invalidated with the client).
+    init(baseURL: URL, session: URLSession, owned: Bool) {
+        self.session = session
+        self.baseURL = baseURL
+        headers = []
+        ownsSession = owned
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        if ownsSession { session.finishTasksAndInvalidate() }
     }
 
     /// The URL of a payload on the server.

@@ -9,6 +9,9 @@ import Foundation
 /// targets of the benchmark issue are absolute (ns per resolve), so the report gives the ratio
 /// for context and judges the Errand figure alone.
 ///
+/// `DI.current` is measured before the override row binds the first task container, as in an
+/// app, where only tests bind one: until then `DI.current` skips the task-local lookup.
+///
 /// Every resolved object is handed to a ``DISink``, which stores it in a class property and adds
 /// up a checksum read from the object graph: the objects escape, so neither side's allocations
 /// can be removed or moved to the stack, and the sum proves each resolve produced the right graph.
@@ -40,7 +43,7 @@ struct DIScenario: Scenario {
                 }),
             Comparison(
                 label: "cached singleton", variant: "DI.current.resolve (as @Inject)", metric: .nanoseconds,
-                target: nil, baseline: readLet,
+                target: .atMost(60, .nanoseconds), baseline: readLet,
                 errand: Contender(name: "DI.current.resolve (as @Inject)") {
                     try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
                         DIGraph.resolveCurrentClient(count, into: sink)

@@ -5,31 +5,33 @@ extension DI {
     /// The container of the current task, if one was bound with `withOverrides` or `withCurrent`.
     @TaskLocal static var taskContainer: DI?
 
-    /// The app's container and the number of times it was replaced, under the lock; replaced by
-    /// `configure`.
-    private static let sharedStorage = Locked((container: DI(name: "DI.shared"), generation: 0))
+    /// Whether any task has ever bound ``taskContainer``; until then ``current`` skips the lookup.
+    ///
+    /// Apps bind task containers only in tests, so in production `@Inject` never pays for the
+    /// task-local lookup. Set before the first binding and never cleared: a task that can see a
+    /// binding either made it or was created inside it, after the store, so it reads `true`.
+    private static let taskContainerBound = Atomic<Bool>(false)
 
-    /// The generation of `sharedStorage`, readable without its lock.
-    private static let sharedGeneration = Atomic<Int>(0)
+    /// The app's container, published for lock-free reads; replaced by `configure`.
+    ///
+    /// The pointer holds one retain of the container it points to. A reader loads it and then
+    /// retains the container, with nothing in between to stop `configure` replacing it at that
+    /// moment, so a replaced container must never be freed: `configure` moves that retain into
+    /// `retiredContainers` instead of releasing it.
+    private static let published = Atomic<Unmanaged<DI>>(Unmanaged.passRetained(DI(name: "DI.shared")))
+
+    /// Every container `configure` has replaced, kept alive for the readers described above.
+    private static let retiredContainers = Locked<[DI]>([])
 
     /// The app's container, as last set by ``configure(name:modules:_:)``.
     ///
     /// Before any configuration it is an empty container named `DI.shared`.
     ///
-    /// Every `@Inject` outside a test reads it, from any thread, so it avoids the lock: each
-    /// thread keeps the container it read last together with its generation, and takes the lock
-    /// only when `configure` has replaced it since. The cost is that a replaced container (and
-    /// its singletons) may live on until every thread that used it reads `shared` again or ends.
+    /// Every `@Inject` outside a test reads it, from any thread, so it costs one atomic load and
+    /// no lock. The price is that a container replaced by a later `configure` (and its
+    /// singletons) stays alive until the process ends; `configure` is meant for launch.
     public static var shared: DI {
-        let generation = sharedGeneration.load(ordering: .acquiring)
-        let thread = ResolutionStack.current
-        if thread.sharedGeneration == generation, let container = thread.sharedContainer {
-            return container
-        }
-        let (container, current) = sharedStorage.withLock { ($0.container, $0.generation) }
-        thread.sharedContainer = container
-        thread.sharedGeneration = current
-        return container
+        published.load(ordering: .acquiring).takeUnretainedValue()
     }
 
     /// The container that `@Inject`, `@HiltViewModel`, `Provider` and `Lazy` use by default.
@@ -39,14 +41,25 @@ extension DI {
     /// creates; everywhere else it is ``shared``.
     /// Detached tasks do not inherit task-local values, so they see ``shared``.
     public static var current: DI {
-        taskContainer ?? shared
+        if taskContainerBound.load(ordering: .relaxed), let container = taskContainer {
+            return container
+        }
+        return shared
+    }
+
+    /// Notes that a task container is about to be bound, before the first binding.
+    private static func willBindTaskContainer() {
+        if !taskContainerBound.load(ordering: .relaxed) {
+            taskContainerBound.store(true, ordering: .relaxed)
+        }
     }
 
     /// Configures the app's container: installs `modules`, runs `configure`, and makes the
     /// result ``shared``.
     ///
     /// Call it once, at launch. Calling it again replaces the shared container with a new one
-    /// (with new singletons); containers already handed out keep working.
+    /// (with new singletons); containers already handed out keep working, and the replaced one
+    /// stays alive until the process ends (see ``shared``).
     ///
     /// ```swift
     /// DI.configure(modules: [NetworkModule(), ProfileModule()]) { di in
@@ -66,10 +79,8 @@ extension DI {
         _ configure: (Registrar) -> Void = { _ in }
     ) -> DI {
         let container = DI(name: name, modules: modules, configure)
-        sharedStorage.withLock { storage in
-            storage = (container, storage.generation + 1)
-            sharedGeneration.store(storage.generation, ordering: .releasing)
-        }
+        let replaced = published.exchange(Unmanaged.passRetained(container), ordering: .acquiringAndReleasing)
+        retiredContainers.withLock { $0.append(replaced.takeRetainedValue()) }
         return container
     }
 
@@ -116,7 +127,9 @@ extension DI {
         _ overrides: (Registrar) -> Void,
         operation: () throws -> R
     ) rethrows -> R {
-        try $taskContainer.withValue(current.overriding(overrides), operation: operation)
+        let container = current.overriding(overrides)
+        willBindTaskContainer()
+        return try $taskContainer.withValue(container, operation: operation)
     }
 
     /// Runs async `operation` with ``current`` set to a fresh container with `overrides`.
@@ -134,11 +147,9 @@ extension DI {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await $taskContainer.withValue(
-            current.overriding(overrides),
-            operation: operation,
-            isolation: isolation
-        )
+        let container = current.overriding(overrides)
+        willBindTaskContainer()
+        return try await $taskContainer.withValue(container, operation: operation, isolation: isolation)
     }
 
     /// Checks the graph of ``current``; see the instance method `verify()`.
@@ -176,7 +187,8 @@ extension DI {
     /// - Returns: What `operation` returns.
     /// - Throws: What `operation` throws.
     public static func withCurrent<R>(_ container: DI, operation: () throws -> R) rethrows -> R {
-        try $taskContainer.withValue(container, operation: operation)
+        willBindTaskContainer()
+        return try $taskContainer.withValue(container, operation: operation)
     }
 
     /// Runs async `operation` with ``current`` set to `container`.
@@ -195,6 +207,7 @@ extension DI {
         isolation: isolated (any Actor)? = #isolation,
         operation: () async throws -> R
     ) async rethrows -> R {
-        try await $taskContainer.withValue(container, operation: operation, isolation: isolation)
+        willBindTaskContainer()
+        return try await $taskContainer.withValue(container, operation: operation, isolation: isolation)
     }
 }

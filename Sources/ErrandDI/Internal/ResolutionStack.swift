@@ -8,8 +8,7 @@
     import Android
 #endif
 
-/// The bindings whose factories are running on the current thread, outermost first, and the
-/// thread's cached shared container.
+/// The bindings whose factories are running on the current thread, outermost first.
 ///
 /// Factories are synchronous, so one resolution, with everything it resolves in turn, runs on one
 /// thread from start to end. The stack of that thread is therefore exactly the resolution path:
@@ -29,15 +28,6 @@ final class ResolutionStack {
     /// would otherwise make on each access is switched off.
     @exclusivity(unchecked)
     private(set) var frames: [BindingInfo] = []
-
-    /// The shared container this thread read last, so that `DI.shared` needs no lock while it
-    /// has not been replaced; only the owning thread touches it.
-    @exclusivity(unchecked)
-    var sharedContainer: DI?
-
-    /// The generation of `sharedContainer`, or -1 before the first read.
-    @exclusivity(unchecked)
-    var sharedGeneration = -1
 
     /// Creates an empty stack with room for a typical depth.
     private init() {
