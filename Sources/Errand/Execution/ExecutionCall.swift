@@ -15,7 +15,8 @@ final class ExecutionCall: Cancellable {
         var handle: (any Cancellable)?
     }
 
-    private let request: RequestData
+    /// The request as dispatched.
+    let request: RequestData
     private let onError: @Sendable (NetworkError) -> Void
     private let state = Locked(State())
 

@@ -55,21 +55,20 @@ extension RequestType {
             }
         }
         let call = ExecutionCall(request: request, onError: onError)
-        let prepared = request
         let handle = dispatcher.dispatch(
             request: request,
             onSuccess: { response in
                 guard ConcurrentDecoding.hops(ResponseType.self, body: response.body.count, call: call) else {
-                    self.complete(call, with: response, for: prepared, onValue: onValue)
+                    self.complete(call, with: response, onValue: onValue)
                     return
                 }
                 ConcurrentDecoding.queue.async {
                     // A cancel that came while the hop waited has ended the call: nothing to decode.
                     guard !call.isFinished else { return }
-                    self.complete(call, with: response, for: prepared, onValue: onValue)
+                    self.complete(call, with: response, onValue: onValue)
                 }
             },
-            onError: { error in call.fail(error.attaching(prepared)) }
+            onError: { error in call.fail(error.attaching(call.request)) }
         )
         call.attach(handle)
         return call
@@ -79,13 +78,13 @@ extension RequestType {
     ///
     /// The value is delivered only when the call has not ended meanwhile; after a cancel it is dropped.
     private func complete(
-        _ call: ExecutionCall, with response: NetworkResponse, for request: RequestData,
+        _ call: ExecutionCall, with response: NetworkResponse,
         onValue: @Sendable (ResponseType, NetworkResponse) -> Void
     ) {
         var response = response
-        if response.request == nil { response.request = request }
+        if response.request == nil { response.request = call.request }
         do throws(NetworkError) {
-            let value = try process(response, for: request)
+            let value = try process(response, for: call.request)
             if call.claim() { onValue(value, response) }
         } catch {
             call.fail(error)
