@@ -9,21 +9,24 @@ import ErrandSync
 /// is still being decoded ends the call with `cancelled` while the value, once decoded, is dropped.
 final class ExecutionCall: Cancellable {
     private struct State {
-        var isFinished = false
+        /// `nil` once the call has ended, so nothing the caller's closures hold outlives it
+        /// (a view model keeping the handle and captured by its own callback makes no cycle).
+        var onError: (@Sendable (NetworkError) -> Void)?
         /// `true` until `dispatch` has returned: an answer seen then came on the caller's own thread.
         var isDispatching = true
         var handle: (any Cancellable)?
+
+        var isFinished: Bool { onError == nil }
     }
 
     /// The request as dispatched.
     let request: RequestData
-    private let onError: @Sendable (NetworkError) -> Void
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     /// Creates the guard of a call that reports failures, its cancel included, to `onError`.
     init(request: RequestData, onError: @escaping @Sendable (NetworkError) -> Void) {
         self.request = request
-        self.onError = onError
+        self.state = Locked(State(onError: onError))
     }
 
     /// Notes that `dispatch` returned, and keeps its handle for ``cancel()`` unless already finished.
@@ -47,29 +50,30 @@ final class ExecutionCall: Cancellable {
 
     /// Takes the right to end the call: `true` for the first caller only, who must then deliver.
     func claim() -> Bool {
-        state.withLock { state in
-            guard !state.isFinished else { return false }
-            state.isFinished = true
-            state.handle = nil
-            return true
-        }
+        finish() != nil
     }
 
     /// Ends the call with `error`, unless it has already ended.
     func fail(_ error: NetworkError) {
-        if claim() { onError(error) }
+        finish()?.onError(error)
     }
 
     /// Cancels the dispatch and ends with `cancelled` now, without waiting for the dispatcher.
     func cancel() {
-        let pending: (any Cancellable)?? = state.withLock { state in
-            guard !state.isFinished else { return nil }
-            state.isFinished = true
-            defer { state.handle = nil }
-            return .some(state.handle)
-        }
-        guard let pending else { return }
-        pending?.cancel()
+        guard let (onError, handle) = finish() else { return }
+        handle?.cancel()
         onError(.cancelled(request))
+    }
+
+    /// Ends the call, the first time only: what it held, or `nil` when it had already ended.
+    private func finish() -> (onError: @Sendable (NetworkError) -> Void, handle: (any Cancellable)?)? {
+        state.withLock { state in
+            guard let onError = state.onError else { return nil }
+            defer {
+                state.onError = nil
+                state.handle = nil
+            }
+            return (onError, state.handle)
+        }
     }
 }
