@@ -50,7 +50,15 @@ final class ExecutionCall: Cancellable {
 
     /// Takes the right to end the call: `true` for the first caller only, who must then deliver.
     func claim() -> Bool {
-        finish() != nil
+        // The callback goes out of the lock, as in `finish()`, and with no copy of the pair.
+        let taken = state.withLock { state -> (@Sendable (NetworkError) -> Void)? in
+            defer {
+                state.onError = nil
+                state.handle = nil
+            }
+            return state.onError
+        }
+        return taken != nil
     }
 
     /// Ends the call with `error`, unless it has already ended.

@@ -41,8 +41,13 @@ extension RequestType {
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         var request = data
-        if !ResponseDecoding.isRaw(ResponseType.self), !request.headers.contains("Accept") {
-            request.headers.add("Accept", "application/json")
+        if !ResponseDecoding.isRaw(ResponseType.self) {
+            if request.headers.isEmpty {
+                // Most requests bring no headers: share one set rather than build it each time.
+                request.headers = ExecutionDefaults.acceptJSON
+            } else if !request.headers.contains("Accept") {
+                request.headers.add("Accept", "application/json")
+            }
         }
         // `InMemoryDispatcher` runs this same check first thing and fails the same way, so it
         // is left to it rather than done twice.
@@ -112,4 +117,10 @@ extension RequestType {
             throw ResponseDecoding.error(error, decoding: ResponseType.self, response: response)
         }
     }
+}
+
+/// Values `execute` builds once for every request.
+enum ExecutionDefaults {
+    /// `Accept: application/json` alone.
+    static let acceptJSON: HTTPHeaders = ["Accept": "application/json"]
 }
