@@ -6,7 +6,8 @@ extension RequestType {
     ///
     /// Decoding happens off the callback queue; only the callback itself runs there. A large
     /// body that a transport delivers on its own queue is decoded on the global concurrent queue,
-    /// so responses arriving together decode in parallel (see ``ConcurrentDecoding``).
+    /// so responses arriving together decode in parallel; small bodies (under 16 KiB) and answers
+    /// given during `dispatch` (in-memory stubs, cache hits) are decoded where they arrive.
     ///
     /// - Parameters:
     ///   - dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
