@@ -26,6 +26,9 @@ public final class InMemoryDispatcher: NetworkDispatcher {
     private struct State {
         var stubs: [StubEntry] = []
         var received: [RequestData] = []
+        /// The last request's path, query and target: a test or a demo sends the same request
+        /// again and again, and reading a path costs more than the rest of the match.
+        var lastTarget: (path: String, query: [URLQueryItem], target: StubTarget)?
     }
 
     private let state = Locked(State())
@@ -94,15 +97,24 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        let target: StubTarget
         do throws(NetworkError) {
             try request.requireValid()
-            target = try request.stubTarget()
         } catch {
             onError(error)
-            return CancellableAction.none
+            return FinishedCancellable()
         }
-        let outcome = state.withLock { state in
+        let outcome = state.withLock { state -> Result<Response, NetworkError> in
+            let target: StubTarget
+            if let last = state.lastTarget, last.path == request.path, last.query == request.query {
+                target = last.target
+            } else {
+                do throws(NetworkError) {
+                    target = try request.stubTarget()
+                } catch {
+                    return .failure(error)
+                }
+                state.lastTarget = (request.path, request.query, target)
+            }
             if recordsRequests { state.received.append(request) }
             return Self.select(request, target, in: &state)
         }
@@ -111,12 +123,12 @@ public final class InMemoryDispatcher: NetworkDispatcher {
         case .success(let selected): response = selected
         case .failure(let error):
             onError(error)
-            return CancellableAction.none
+            return FinishedCancellable()
         }
         let delay = latency + (response.delay ?? .zero)
         guard delay > .zero else {
             response.deliver(for: request, onSuccess: onSuccess, onError: onError)
-            return CancellableAction.none
+            return FinishedCancellable()
         }
         return DelayedDelivery.start(after: delay, on: clock) {
             response.deliver(for: request, onSuccess: onSuccess, onError: onError)

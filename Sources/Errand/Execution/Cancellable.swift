@@ -30,3 +30,11 @@ public final class CancellableAction: Cancellable {
         pending?()
     }
 }
+
+/// The handle of a request that ended before its dispatcher returned: cancelling it does nothing.
+///
+/// A struct with nothing in it, so handing one back costs no allocation, unlike
+/// ``CancellableAction/none``; dispatchers that answer at once return it on every request.
+struct FinishedCancellable: Cancellable {
+    func cancel() {}
+}

@@ -16,7 +16,15 @@ extension RequestType {
     public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current) async throws
         -> ResponseType
     {
-        try await exchange(through: dispatcher).value
+        // Its own path rather than `exchange(through:).value`: a (value, response) pair has no
+        // type of its own, and one looked up on every request shows in the in-memory profile.
+        try await withCancellableCallback { complete in
+            send(
+                through: dispatcher, onValue: { value, _ in complete(.success(value)) },
+                onError: { complete(.failure($0)) })
+        } onCancelledBeforeStart: {
+            .cancelled(data)
+        }
     }
 
     /// Sends the request and returns the decoded value together with the response it came from,
@@ -35,11 +43,12 @@ extension RequestType {
     package func exchange(through dispatcher: any NetworkDispatcher)
         async throws(NetworkError) -> (value: ResponseType, response: NetworkResponse)
     {
-        let request = data
-        return try await withCancellableCallback { complete in
-            send(through: dispatcher, completion: complete)
+        try await withCancellableCallback { complete in
+            send(
+                through: dispatcher, onValue: { value, response in complete(.success((value, response))) },
+                onError: { complete(.failure($0)) })
         } onCancelledBeforeStart: {
-            .cancelled(request)
+            .cancelled(data)
         }
     }
 }

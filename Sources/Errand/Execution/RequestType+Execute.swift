@@ -4,7 +4,10 @@ import ErrandSync
 extension RequestType {
     /// Sends the request, validates the status, decodes the body, and calls back exactly once.
     ///
-    /// Decoding happens off the callback queue; only the callback itself runs there.
+    /// Decoding happens off the callback queue; only the callback itself runs there. A large
+    /// body that a transport delivers on its own queue is decoded on the global concurrent queue,
+    /// so responses arriving together decode in parallel; small bodies (under 16 KiB) and answers
+    /// given during `dispatch` (in-memory stubs, cache hits) are decoded where they arrive.
     ///
     /// - Parameters:
     ///   - dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
@@ -21,121 +24,104 @@ extension RequestType {
         onSuccess: @escaping @Sendable (ResponseType) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        send(through: dispatcher) { result in
-            let deliver: @Sendable () -> Void = {
-                switch result {
-                case .success(let decoded): onSuccess(decoded.value)
-                case .failure(let error): onError(error)
-                }
-            }
-            if let callbackQueue {
-                callbackQueue.async(execute: deliver)
-            } else {
-                deliver()
-            }
+        guard let callbackQueue else {
+            return send(through: dispatcher, onValue: { value, _ in onSuccess(value) }, onError: onError)
         }
+        return send(
+            through: dispatcher,
+            onValue: { value, _ in callbackQueue.async { onSuccess(value) } },
+            onError: { error in callbackQueue.async { onError(error) } })
     }
 
     /// The one path every form of `execute` takes: prepare, dispatch, validate, decode, once.
+    ///
+    /// Exactly one of `onValue` and `onError` is called, exactly once.
     func send(
         through dispatcher: any NetworkDispatcher,
-        completion:
-            @escaping @Sendable (Result<(value: ResponseType, response: NetworkResponse), NetworkError>) ->
-            Void
+        onValue: @escaping @Sendable (ResponseType, NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         var request = data
-        if !ResponseDecoding.isRaw(ResponseType.self), !request.headers.contains("Accept") {
-            request.headers.add("Accept", "application/json")
+        if !ResponseDecoding.isRaw(ResponseType.self) {
+            if request.headers.isEmpty {
+                // Most requests bring no headers: share one set rather than build it each time.
+                request.headers = ExecutionDefaults.acceptJSON
+            } else if !request.headers.contains("Accept") {
+                request.headers.add("Accept", "application/json")
+            }
         }
-        let call = ExecutionCall(request: request, completion: completion)
-        let prepared = request
-        do {
-            try request.requireValid()
-        } catch {
-            call.finish(.failure(error))
-            return call
+        // `InMemoryDispatcher` runs this same check first thing and fails the same way, so it
+        // is left to it rather than done twice.
+        if !(dispatcher is InMemoryDispatcher) {
+            do {
+                try request.requireValid()
+            } catch {
+                onError(error)
+                return FinishedCancellable()
+            }
         }
+        let call = ExecutionCall(request: request, onError: onError)
         let handle = dispatcher.dispatch(
             request: request,
-            onSuccess: { response in call.finish(self.process(response, for: prepared)) },
-            onError: { error in call.finish(.failure(error.attaching(prepared))) }
+            onSuccess: { response in
+                guard ConcurrentDecoding.hops(ResponseType.self, body: response.body.count, call: call) else {
+                    self.complete(call, with: response, onValue: onValue)
+                    return
+                }
+                ConcurrentDecoding.queue.async {
+                    // A cancel that came while the hop waited has ended the call: nothing to decode.
+                    guard !call.isFinished else { return }
+                    self.complete(call, with: response, onValue: onValue)
+                }
+            },
+            onError: { error in call.fail(error.attaching(call.request)) }
         )
         call.attach(handle)
         return call
     }
 
-    /// Validates and decodes a dispatched response.
-    private func process(_ response: NetworkResponse, for request: RequestData)
-        -> Result<(value: ResponseType, response: NetworkResponse), NetworkError>
-    {
+    /// Validates and decodes a dispatched response, and ends `call` with the outcome.
+    ///
+    /// The value is delivered only when the call has not ended meanwhile; after a cancel it is dropped.
+    private func complete(
+        _ call: ExecutionCall, with response: NetworkResponse,
+        onValue: @Sendable (ResponseType, NetworkResponse) -> Void
+    ) {
         var response = response
-        if response.request == nil { response.request = request }
+        if response.request == nil { response.request = call.request }
+        do throws(NetworkError) {
+            let value = try process(response, for: call.request)
+            if call.claim() { onValue(value, response) }
+        } catch {
+            call.fail(error)
+        }
+    }
+
+    /// Validates and decodes `response`.
+    private func process(_ response: NetworkResponse, for request: RequestData) throws(NetworkError)
+        -> ResponseType
+    {
         do {
             try validate(response)
         } catch var error as NetworkError {
             error.request = error.request ?? request
             error.response = error.response ?? response
-            return .failure(error)
+            throw error
         } catch {
-            return .failure(
-                NetworkError(
-                    code: .unacceptableStatus, message: "The response was rejected: \(error)",
-                    request: request,
-                    response: response, underlyingError: error))
+            throw NetworkError(
+                code: .unacceptableStatus, message: "The response was rejected: \(error)", request: request,
+                response: response, underlyingError: error)
         }
         do {
-            return .success((try decode(response), response))
+            return try decode(response)
         } catch {
-            return .failure(ResponseDecoding.error(error, decoding: ResponseType.self, response: response))
+            throw ResponseDecoding.error(error, decoding: ResponseType.self, response: response)
         }
     }
 }
 
-/// One execution in flight: makes sure its completion runs exactly once, whichever of the
-/// dispatcher's answer and a cancel comes first.
-final class ExecutionCall<Value: Sendable>: Cancellable {
-    private struct State {
-        var completion: (@Sendable (Result<Value, NetworkError>) -> Void)?
-        var handle: (any Cancellable)?
-    }
-
-    private let request: RequestData
-    private let state: Locked<State>
-
-    init(request: RequestData, completion: @escaping @Sendable (Result<Value, NetworkError>) -> Void) {
-        self.request = request
-        self.state = Locked(State(completion: completion))
-    }
-
-    /// Keeps the dispatcher's handle for ``cancel()``; drops it when the call already finished.
-    func attach(_ handle: any Cancellable) {
-        state.withLock { state in
-            if state.completion != nil { state.handle = handle }
-        }
-    }
-
-    /// Completes the call, the first time only.
-    func finish(_ result: Result<Value, NetworkError>) {
-        let completion = state.withLock { state in
-            defer {
-                state.completion = nil
-                state.handle = nil
-            }
-            return state.completion
-        }
-        completion?(result)
-    }
-
-    /// Cancels the dispatch and completes with `cancelled` now, without waiting for the dispatcher.
-    func cancel() {
-        let (completion, handle) = state.withLock { state in
-            defer {
-                state.completion = nil
-                state.handle = nil
-            }
-            return (state.completion, state.handle)
-        }
-        handle?.cancel()
-        completion?(.failure(.cancelled(request)))
-    }
+/// Values `execute` builds once for every request.
+enum ExecutionDefaults {
+    /// `Accept: application/json` alone.
+    static let acceptJSON: HTTPHeaders = ["Accept": "application/json"]
 }
