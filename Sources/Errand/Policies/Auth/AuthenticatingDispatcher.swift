@@ -82,7 +82,14 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard request.authentication != .none, !request.headers.contains("Authorization") else {
             return try await base.sendInline(request)
         }
-        guard let tokens = try await session.currentTokens(for: request) else {
+        // Valid tokens read before, from a storage that has not changed since, need no actor hop.
+        let current: TokenPair?
+        if let valid = session.validTokens() {
+            current = valid
+        } else {
+            current = try await session.currentTokens(for: request)
+        }
+        guard let tokens = current else {
             if request.authentication == .required {
                 throw NetworkError(
                     code: .sessionExpired,
