@@ -1,8 +1,9 @@
-@testable import Errand
 import ErrandSync
 import ErrandTestSupport
 import Foundation
 import Testing
+
+@testable import Errand
 
 /// The copy of the stored tokens that requests take without a hop onto the session's actor:
 /// every change of the storage or of the session must reach the next request.
@@ -65,7 +66,9 @@ import Testing
         }
 
         #expect(
-            Self.authorization(of: server) == ["Bearer first", "Bearer second", "Bearer first", "Bearer second"])
+            Self.authorization(of: server) == [
+                "Bearer first", "Bearer second", "Bearer first", "Bearer second",
+            ])
     }
 
     @Test func theRequestAfterARefreshCarriesTheNewTokenWithoutAnotherRefresh() async throws {

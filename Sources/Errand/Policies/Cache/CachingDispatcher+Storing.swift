@@ -59,16 +59,21 @@ extension CachingDispatcher {
     /// and for a same-origin `Location` or `Content-Location` (RFC 9111 §4.4).
     func sendUnsafe(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         let response = try await base.sendInline(request)
+        invalidate(after: response, to: request)
+        return response
+    }
+
+    /// Removes what an unsafe `request` answered without error by `response` makes stale.
+    func invalidate(after response: NetworkResponse, to request: RequestData) {
         guard !Self.safeMethods.contains(request.method), (200..<400).contains(response.statusCode),
             let key = cacheKey(for: request)
-        else { return response }
+        else { return }
         store.removeResponses(for: key)
         for name in ["Location", "Content-Location"] {
             guard let value = response.headers[name], let target = Self.sameOriginKey(value, relativeTo: key)
             else { continue }
             store.removeResponses(for: target)
         }
-        return response
     }
 
     /// The cache key of `reference` resolved against `key`, when it has the same origin.
