@@ -14,7 +14,7 @@ extension FlightRecorder {
     func redactedEntry(_ entry: HAR.Entry) -> HAR.Entry {
         let redaction = configuration.redaction
         guard redaction.isEnabled else { return entry }
-        var redactor = HARRedactor(redaction)
+        var redactor = freshRedactor
         var result = entry
 
         let requestBody = entry.request.postData?.body

@@ -34,6 +34,10 @@ public final class FlightRecorder: Sendable {
     let now: @Sendable () -> Date
     /// Tells which JSON bodies may hold a key that the redaction hides.
     let probe: JSONKeyProbe
+    /// A redactor with nothing seen yet, made once: each exchange starts from a copy of it.
+    let freshRedactor: HARRedactor
+    /// The absolute URLs of the query-less paths seen, against ``Configuration/baseURL``.
+    let resolvedURLs: ResolvedURLs
     private let store = Locked(Store())
 
     /// One kept exchange, with what it weighs and when it ended.
@@ -80,6 +84,8 @@ public final class FlightRecorder: Sendable {
         self.elapsed = Self.elapsedReader(clock)
         self.now = now
         let redaction = configuration.redaction
+        self.freshRedactor = HARRedactor(redaction)
+        self.resolvedURLs = ResolvedURLs(baseURL: configuration.baseURL)
         self.probe = JSONKeyProbe(
             normalizedNames: redaction.vocabulary.normalizedNames.union(
                 redaction.bodyKeys.map(SecretVocabulary.normalized)))
