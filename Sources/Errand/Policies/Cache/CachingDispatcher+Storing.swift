@@ -14,9 +14,13 @@ extension CachingDispatcher {
     func cacheKey(for request: RequestData) -> String? {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
-        try? WireURL.string(
-            path: request.path, base: keyBase ?? Self.relativeOrigin, query: CacheSecrets.query(request.query)
-        )
+        let make = {
+            try? WireURL.string(
+                path: request.path, base: keyBase ?? Self.relativeOrigin,
+                query: CacheSecrets.query(request.query))
+        }
+        guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return make() }
+        return keys.value(for: request.path, otherwise: make)
     }
 
     /// What relative paths are keyed under when no base URL is known.
@@ -48,6 +52,13 @@ extension CachingDispatcher {
         if response.headers.contains("ETag") || response.headers.contains("Last-Modified") { return true }
         let facts = CacheFreshness.Facts(statusCode: status, headers: response.headers, responseTime: now())
         return facts.lifetime > 0
+    }
+
+    /// Whether the store is sure to refuse a response to `miss`: a ``MemoryCacheStore`` stores
+    /// nothing whose body and key alone are over its limit, and drops the key's variants with it.
+    func refusesEntry(for miss: Miss, with response: NetworkResponse) -> Bool {
+        guard let memoryLimit else { return false }
+        return response.body.count + miss.key.utf8.count > memoryLimit
     }
 
     /// Stores `entry` in place of the variant it replaces, keeping the others.

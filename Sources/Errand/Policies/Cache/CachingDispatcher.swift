@@ -43,6 +43,10 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     let now: @Sendable () -> Date
     /// ``baseURL`` read once for the cache keys.
     let keyBase: WireURL.Base?
+    /// The cache keys of query-less paths, each made once.
+    let keys = PathMemo()
+    /// The byte limit of a ``MemoryCacheStore``, to skip building an entry it would refuse.
+    let memoryLimit: Int?
 
     /// Creates a caching dispatcher.
     ///
@@ -60,6 +64,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.store = store
         self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
         self.keyBase = self.baseURL.map(WireURL.Base.init)
+        self.memoryLimit = (store as? MemoryCacheStore)?.byteLimit
         self.now = now
     }
 
@@ -161,6 +166,11 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
             return updated.response(for: request, age: age, status: .revalidated)
         }
         if !miss.noStore, isStorable(response, for: request) {
+            // What storing an entry that is over the limit would do, without building it.
+            guard !refusesEntry(for: miss, with: response) else {
+                store.removeResponses(for: miss.key)
+                return response
+            }
             let entry = CachedResponse(
                 key: miss.key, request: request, response: response, requestTime: miss.requestTime,
                 responseTime: responseTime)
