@@ -22,8 +22,9 @@ import Foundation
 /// there too, or the body is dropped with a note when it cannot be. A failed request is kept
 /// with status `0` and its error's code and message in `_error`.
 ///
-/// Keeping costs the HAR form of the exchange and its redaction; a JSON body in which no
-/// secret key can occur is not walked, and nothing is serialized until ``har()`` or
+/// Keeping costs the HAR form of the exchange and its redaction, on the thread that ends the
+/// exchange; a JSON body in which no secret key can occur is not walked, the absolute URL of a
+/// path without a query is resolved once, and nothing is serialized until ``har()`` or
 /// ``write(to:)``. The oldest exchanges are dropped when ``Configuration/maximumEntries``,
 /// ``Configuration/maximumAge`` (on the injected clock) or ``Configuration/maximumBytes`` is
 /// reached. `Sendable`: one lock guards what is kept.

@@ -32,6 +32,10 @@ import Foundation
 ///   fails at once with `invalidRequest` and a message naming the fix, and so does the refresh;
 ///   the session is kept.
 /// - A storage that cannot be read or written fails the request with `tokenStorage`.
+/// - With ``InMemoryTokenStorage`` or ``FileTokenStorage``, tokens read once are sent without
+///   reading the storage again until it changes (a write, a `clear()` on sign-out, a refresh)
+///   or they come within the leeway of their expiry; such a request starts no task unless it is
+///   refused. A storage of the app's own is read for every request.
 public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher

@@ -75,7 +75,8 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
 
     /// Answers from the store when it can, else sends the request through the wrapped dispatcher.
     ///
-    /// A fresh stored response is delivered before this returns, with no task started.
+    /// A fresh stored response is delivered before this returns; a miss goes to the wrapped
+    /// dispatcher on callbacks. Neither starts a task.
     @discardableResult
     public func dispatch(
         request: RequestData,
