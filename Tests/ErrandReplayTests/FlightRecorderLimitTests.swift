@@ -12,7 +12,7 @@ import Testing
         ("application/json", true), ("application/problem+json; charset=utf-8", true),
         ("  Application/JSON \t", true), ("text/json ;x=1", true), ("json", true),
         ("text/plain", false), ("application/jsonp", false), ("son", false), ("", false),
-        ("text/plain; format=json", false),
+        ("text/plain; format=json", false), ("application/js on", false), ("json x", false),
     ])
     func jsonMediaTypesAreToldApartByTheirEssence(mimeType: String, isJSON: Bool) {
         // Given a media type as a server may write it, When it is read, Then only a JSON essence counts

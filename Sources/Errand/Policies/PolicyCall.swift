@@ -12,6 +12,8 @@ package final class PolicyCall: Cancellable {
         var onSuccess: (@Sendable (NetworkResponse) -> Void)?
         var onError: (@Sendable (NetworkError) -> Void)?
         var task: Task<Void, Never>?
+        /// The inner dispatch of a call whose first step runs on callbacks, without a task.
+        var handle: (any Cancellable)?
     }
 
     private let request: RequestData
@@ -48,14 +50,57 @@ package final class PolicyCall: Cancellable {
         return call
     }
 
+    /// A call whose first step runs on callbacks, with no task: the policy hands the inner
+    /// dispatch to ``attach(_:)``, then ends the call with ``finish(_:)`` or goes on in a task with
+    /// ``proceed(_:)`` when it has to wait (a backoff, a token refresh).
+    package static func begin(
+        request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> PolicyCall {
+        PolicyCall(request: request, onSuccess: onSuccess, onError: onError)
+    }
+
+    /// Records the inner dispatch, so that a cancel reaches it; forgotten when the call has ended.
+    package func attach(_ handle: any Cancellable) {
+        state.withLock { state in
+            if state.onError != nil, state.task == nil { state.handle = handle }
+        }
+    }
+
+    /// Goes on with `operation` in a task, whose outcome ends the call; nothing starts when the
+    /// call has already ended (cancelled while its first step ran).
+    package func proceed(_ operation: @escaping @Sendable () async throws(NetworkError) -> NetworkResponse) {
+        let started = state.withLock { state in
+            guard state.onError != nil else { return false }
+            state.handle = nil
+            return true
+        }
+        guard started else { return }
+        let task = Task { [request] in
+            do throws(NetworkError) {
+                self.finish(.success(try await operation()))
+            } catch {
+                self.finish(.failure(error.attaching(request)))
+            }
+        }
+        let finished = state.withLock { state in
+            guard state.onError != nil else { return true }
+            state.task = task
+            return false
+        }
+        if finished { task.cancel() }
+    }
+
     /// Stops the work and reports `cancelled` now, unless the call has already finished.
     package func cancel() {
-        let task = state.withLock { $0.task }
+        let (task, handle) = state.withLock { ($0.task, $0.handle) }
         task?.cancel()
+        handle?.cancel()
         finish(.failure(.cancelled(request)))
     }
 
-    private func finish(_ result: Result<NetworkResponse, NetworkError>) {
+    /// Ends the call with `result`, unless it has ended already.
+    package func finish(_ result: Result<NetworkResponse, NetworkError>) {
         let taken = state.withLock { state in
             defer { state = State() }
             return state

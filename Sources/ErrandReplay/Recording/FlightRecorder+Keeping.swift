@@ -46,6 +46,7 @@ extension FlightRecorder {
     /// The request in HAR form, against the base URL, or the origin its answer came from, or
     /// (when neither makes a URL) with the path as it was given.
     private func harRequest(for request: RequestData, answeredBy answer: NetworkResponse?) -> HAR.Request {
+        if let url = resolvedURLs.url(of: request) { return Recording.harRequest(for: request, url: url) }
         if let resolved = try? Recording.harRequest(resolving: request, against: configuration.baseURL) {
             return resolved
         }

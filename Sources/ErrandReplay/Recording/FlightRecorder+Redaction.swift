@@ -14,7 +14,7 @@ extension FlightRecorder {
     func redactedEntry(_ entry: HAR.Entry) -> HAR.Entry {
         let redaction = configuration.redaction
         guard redaction.isEnabled else { return entry }
-        var redactor = HARRedactor(redaction)
+        var redactor = freshRedactor
         var result = entry
 
         let requestBody = entry.request.postData?.body
@@ -43,13 +43,28 @@ extension FlightRecorder {
     /// Whether the media type's essence (before any `;`, without spaces) ends in `json`, ignoring
     /// case. Byte by byte: this runs for every exchange.
     static func isJSON(_ mimeType: String) -> Bool {
-        var essence = Array(mimeType.utf8.prefix { $0 != UInt8(ascii: ";") })
-        while let last = essence.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") {
-            essence.removeLast()
+        // The last four bytes before any `;` and trailing blanks, kept in one number: no array.
+        var last4: UInt32 = 0
+        var count = 0
+        var blankCount = 0
+        for byte in mimeType.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") {
+                blankCount += 1
+                continue
+            }
+            // Blanks inside the essence count as part of it.
+            for _ in 0..<min(blankCount, 4) { last4 = last4 << 8 | UInt32(UInt8(ascii: " ")) }
+            count += blankCount
+            blankCount = 0
+            last4 = last4 << 8 | UInt32(byte | 0x20)
+            count += 1
         }
-        guard essence.count >= 4 else { return false }
-        return zip(essence.suffix(4), "json".utf8).allSatisfy { $0 | 0x20 == $1 }
+        return count >= 4 && last4 == jsonKey
     }
+
+    /// `json` as four bytes in one number.
+    private static let jsonKey = "json".utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
 
     private func hideEchoes(of secrets: Set<String>, in entry: inout HAR.Entry) {
         let needles = EchoNeedles(secrets)

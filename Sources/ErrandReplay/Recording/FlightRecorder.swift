@@ -22,8 +22,9 @@ import Foundation
 /// there too, or the body is dropped with a note when it cannot be. A failed request is kept
 /// with status `0` and its error's code and message in `_error`.
 ///
-/// Keeping costs the HAR form of the exchange and its redaction; a JSON body in which no
-/// secret key can occur is not walked, and nothing is serialized until ``har()`` or
+/// Keeping costs the HAR form of the exchange and its redaction, on the thread that ends the
+/// exchange; a JSON body in which no secret key can occur is not walked, the absolute URL of a
+/// path without a query is resolved once, and nothing is serialized until ``har()`` or
 /// ``write(to:)``. The oldest exchanges are dropped when ``Configuration/maximumEntries``,
 /// ``Configuration/maximumAge`` (on the injected clock) or ``Configuration/maximumBytes`` is
 /// reached. `Sendable`: one lock guards what is kept.
@@ -34,6 +35,10 @@ public final class FlightRecorder: Sendable {
     let now: @Sendable () -> Date
     /// Tells which JSON bodies may hold a key that the redaction hides.
     let probe: JSONKeyProbe
+    /// A redactor with nothing seen yet, made once: each exchange starts from a copy of it.
+    let freshRedactor: HARRedactor
+    /// The absolute URLs of the query-less paths seen, against ``Configuration/baseURL``.
+    let resolvedURLs: ResolvedURLs
     private let store = Locked(Store())
 
     /// One kept exchange, with what it weighs and when it ended.
@@ -80,6 +85,8 @@ public final class FlightRecorder: Sendable {
         self.elapsed = Self.elapsedReader(clock)
         self.now = now
         let redaction = configuration.redaction
+        self.freshRedactor = HARRedactor(redaction)
+        self.resolvedURLs = ResolvedURLs(baseURL: configuration.baseURL)
         self.probe = JSONKeyProbe(
             normalizedNames: redaction.vocabulary.normalizedNames.union(
                 redaction.bodyKeys.map(SecretVocabulary.normalized)))

@@ -132,7 +132,12 @@ public struct Recording: Sendable, Equatable {
     package static func harRequest(resolving request: RequestData, against baseURL: URL?)
         throws(NetworkError) -> HAR.Request
     {
-        let url = try request.resolvedURL(relativeTo: baseURL)
+        harRequest(for: request, url: try request.resolvedURL(relativeTo: baseURL).absoluteString)
+    }
+
+    /// The HAR request for a request whose absolute URL is known already; when `url` has no query,
+    /// its query items are known to be none, so the URL is not read again.
+    package static func harRequest(for request: RequestData, url: String) -> HAR.Request {
         let headers = request.effectiveHeaders
         var postData: HAR.PostData?
         if let body = request.body {
@@ -145,9 +150,10 @@ public struct Recording: Sendable, Equatable {
         }
         return HAR.Request(
             method: request.method.rawValue,
-            url: url.absoluteString,
+            url: url,
             cookies: headers.values(for: "Cookie").flatMap(RecordedCookies.cookieHeader),
             headers: headers.map { HAR.Header(name: $0.name, value: $0.value) },
+            queryString: url.utf8.contains(UInt8(ascii: "?")) ? nil : [],
             postData: postData
         )
     }

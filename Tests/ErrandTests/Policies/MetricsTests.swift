@@ -122,6 +122,16 @@ import Testing
                 == "https://h.example/a/{id}/b/{id}")
     }
 
+    @Test(arguments: [
+        ("/user.json", "/user.json"), ("/users/12/posts", "/users/{id}/posts"), ("/users/12", "/users/{id}"),
+        ("/v2/items#top", "/v2/items"), ("/a//b/", "/a//b/"), ("/é/7?q=1", "/é/{id}"),
+        ("/x/\(String(repeating: "z", count: 36))", "/x/\(String(repeating: "z", count: 36))"),
+        ("/x/00000000-0000-0000-0000-000000000000/y", "/x/{id}/y"),
+    ])
+    func templatesNameIdentifierSegmentsAndLeaveOtherPathsAsTheyAre(path: String, template: String) {
+        #expect(RequestMetric.numericSegmentsAsID(.get(path)) == template)
+    }
+
     @Test func readsTheCacheHeaderAndTheAttemptsOfARetryBeneath() async throws {
         // Given a cached answer, and a retry policy that gives up after 3 attempts
         let server = InMemoryDispatcher()

@@ -32,6 +32,10 @@ import Foundation
 ///   fails at once with `invalidRequest` and a message naming the fix, and so does the refresh;
 ///   the session is kept.
 /// - A storage that cannot be read or written fails the request with `tokenStorage`.
+/// - With ``InMemoryTokenStorage`` or ``FileTokenStorage``, tokens read once are sent without
+///   reading the storage again until it changes (a write, a `clear()` on sign-out, a refresh)
+///   or they come within the leeway of their expiry; such a request starts no task unless it is
+///   refused. A storage of the app's own is read for every request.
 public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher
@@ -72,6 +76,23 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard request.authentication != .none, !request.headers.contains("Authorization") else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
+        // Valid tokens known without a hop: sent on callbacks, with a task only to renew after a 401.
+        if let known = session.validTokens(), let tokens = known {
+            let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
+            call.attach(
+                base.dispatch(
+                    request: request.bearer(tokens.accessToken),
+                    onSuccess: { [self] response in
+                        guard response.statusCode == 401 else {
+                            session.confirm(tokens.accessToken)
+                            return call.finish(.success(response))
+                        }
+                        call.proceed { () async throws(NetworkError) in
+                            try await sendAgain(request, refusing: tokens)
+                        }
+                    }, onError: { call.finish(.failure($0.attaching(request))) }))
+            return call
+        }
         return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) in
             try await send(request)
@@ -82,13 +103,15 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard request.authentication != .none, !request.headers.contains("Authorization") else {
             return try await base.sendInline(request)
         }
-        guard let tokens = try await session.currentTokens(for: request) else {
-            if request.authentication == .required {
-                throw NetworkError(
-                    code: .sessionExpired,
-                    message: "The request needs a signed-in user, and no tokens are stored.",
-                    request: request)
-            }
+        // Valid tokens read before, from a storage that has not changed since, need no actor hop.
+        let current: TokenPair?
+        if let valid = session.validTokens() {
+            current = valid
+        } else {
+            current = try await session.currentTokens(for: request)
+        }
+        guard let tokens = current else {
+            try Self.requireTokens(for: request)
             return try await base.sendInline(request)
         }
         let response = try await base.sendInline(request.bearer(tokens.accessToken))
@@ -96,10 +119,25 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
             session.confirm(tokens.accessToken)
             return response
         }
-        let renewed = try await session.renew(rejecting: tokens.accessToken, for: request)
+        return try await sendAgain(request, refusing: tokens)
+    }
+
+    /// Sends `request` once more with the tokens that replace `refused`, after a 401.
+    private func sendAgain(_ request: RequestData, refusing refused: TokenPair) async throws(NetworkError)
+        -> NetworkResponse
+    {
+        let renewed = try await session.renew(rejecting: refused.accessToken, for: request)
         let retried = try await base.sendInline(request.bearer(renewed.accessToken))
         if retried.statusCode != 401 { session.confirm(renewed.accessToken) }
         return retried
+    }
+
+    /// Fails a request that requires a signed-in user when no tokens are stored.
+    private static func requireTokens(for request: RequestData) throws(NetworkError) {
+        guard request.authentication == .required else { return }
+        throw NetworkError(
+            code: .sessionExpired, message: "The request needs a signed-in user, and no tokens are stored.",
+            request: request)
     }
 }
 

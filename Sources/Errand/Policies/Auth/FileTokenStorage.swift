@@ -11,10 +11,12 @@ import Foundation
 /// A file that cannot be read, or that does not hold valid tokens, throws a `NetworkError` with
 /// code `tokenStorage` whose message names the file and the problem. The auth policy hands it on
 /// to the request; the app recovers by calling ``clear()`` and signing the user in again.
-public final class FileTokenStorage: TokenStorage {
+public final class FileTokenStorage: TokenStorage, RevisionedTokenStorage {
     /// The file the tokens live in.
     public let url: URL
-    private let cache = Locked<TokenPair??>(nil)
+    /// The pair as last read or written (`nil` before the file was read), and a count of the
+    /// writes and clears made through this storage.
+    private let cache = Locked<(tokens: TokenPair??, revision: UInt64)>((nil, 0))
 
     /// Creates a storage backed by the file at `url`.
     public init(url: URL) {
@@ -26,14 +28,15 @@ public final class FileTokenStorage: TokenStorage {
     /// - Throws: `NetworkError` with code `tokenStorage` when the file exists but cannot be read
     ///   or does not hold valid tokens.
     public func read() async throws -> TokenPair? {
-        if let cached = cache.withLock({ $0 }) { return cached }
+        if let cached = cache.withLock({ $0.tokens }) { return cached }
         let tokens: TokenPair?
         if FileManager.default.fileExists(atPath: url.path) {
             tokens = try TokenStorageCoding.decode(try contents(), from: "the token file \(url.path)")
         } else {
             tokens = nil
         }
-        cache.withLock { $0 = .some(tokens) }
+        // A write or clear that came while the file was read is newer: keep what it left.
+        cache.withLock { if $0.tokens == nil { $0.tokens = .some(tokens) } }
         return tokens
     }
 
@@ -48,7 +51,10 @@ public final class FileTokenStorage: TokenStorage {
             throw TokenStorageCoding.failure(
                 "the token file \(url.path) could not be written: \(error)", cause: error)
         }
-        cache.withLock { $0 = .some(tokens) }
+        cache.withLock { cache in
+            cache.tokens = .some(tokens)
+            cache.revision &+= 1
+        }
     }
 
     /// Deletes the file.
@@ -63,8 +69,13 @@ public final class FileTokenStorage: TokenStorage {
                     "the token file \(url.path) could not be deleted: \(error)", cause: error)
             }
         }
-        cache.withLock { $0 = .some(nil) }
+        cache.withLock { cache in
+            cache.tokens = .some(nil)
+            cache.revision &+= 1
+        }
     }
+
+    var revision: UInt64 { cache.withLock { $0.revision } }
 
     private func contents() throws(NetworkError) -> Data {
         do {

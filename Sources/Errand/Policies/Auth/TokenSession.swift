@@ -36,6 +36,9 @@ actor TokenSession {
     private var refusals: [Date] = []
     /// Set when the running refresh sent its request through this very policy.
     private var refreshSentThroughItself = false
+    /// The stored pair as last read, for requests to take without a hop onto the actor; `nil`
+    /// for a storage that does not count its changes. See ``TokenSnapshot`` for its rules.
+    private nonisolated let snapshot: TokenSnapshot.Slot?
 
     init(
         storage: any TokenStorage, refresher: any TokenRefresher,
@@ -48,15 +51,28 @@ actor TokenSession {
         self.leeway = leeway
         self.limit = limit
         self.now = now
+        self.snapshot = (storage as? any RevisionedTokenStorage).map(TokenSnapshot.Slot.init)
+    }
+
+    /// The stored tokens without a hop onto the actor, when the copy kept by the last read still
+    /// matches the storage and does not expire within the leeway; `nil` when the request must
+    /// ask ``currentTokens(for:)``. `.some(nil)` means no tokens are stored.
+    nonisolated func validTokens() -> TokenPair?? {
+        guard let kept = snapshot?.current() else { return nil }
+        if let expiry = kept?.expiresAt, expiry.timeIntervalSince(now()) <= leeway { return nil }
+        return kept
     }
 
     /// The tokens to send now: the stored ones, refreshed first when they expire within the leeway.
     func currentTokens(for request: RequestData) async throws(NetworkError) -> TokenPair? {
         if let refreshing { return try await join(refreshing, request: request) }
-        guard let tokens = try await read(for: request) else { return nil }
-        if let expiry = tokens.expiresAt, expiry.timeIntervalSince(now()) <= leeway {
+        let revision = snapshot?.revision
+        let tokens = try await read(for: request)
+        if let tokens, let expiry = tokens.expiresAt, expiry.timeIntervalSince(now()) <= leeway {
             return try await renew(rejecting: tokens.accessToken, because: .expiring, for: request)
         }
+        // A refresh that started while the storage was read will replace what was read.
+        if let revision, refreshing == nil { snapshot?.keep(tokens, readAt: revision) }
         return tokens
     }
 
@@ -69,6 +85,8 @@ actor TokenSession {
         async throws(NetworkError) -> TokenPair
     {
         if let refreshing { return try await join(refreshing, request: request) }
+        // Requests made from now on wait for the refresh rather than send the refused token.
+        snapshot?.drop()
         let task = Task<TokenPair, any Error> {
             defer { refreshing = nil }
             return try await refreshUnlessReplaced(rejected, because: reason)
@@ -144,6 +162,7 @@ actor TokenSession {
             try await endSession("the token refresh failed: \(error)", cause: error)
         }
         try await write(renewed)
+        snapshot?.drop()
         unconfirmed.withLock { $0 = renewed.accessToken }
         return renewed
     }
@@ -151,6 +170,7 @@ actor TokenSession {
     /// Clears the storage, tells the app once, and throws `sessionExpired`.
     private func endSession(_ reason: String, cause: (any Error)? = nil) async throws -> Never {
         unconfirmed.withLock { $0 = nil }
+        snapshot?.drop()
         try? await storage.clear()
         onSessionExpired()
         throw Self.expired(reason, request: nil, cause: cause)

@@ -14,8 +14,12 @@ extension CachingDispatcher {
     func cacheKey(for request: RequestData) -> String? {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
-        (try? WireURL.string(path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
-            .map(CacheSecrets.key)
+        let make = {
+            (try? WireURL.string(path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
+                .map(CacheSecrets.key)
+        }
+        guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return make() }
+        return keys.value(for: request.path, otherwise: make)
     }
 
     /// What relative paths are keyed under when no base URL is known.
@@ -49,6 +53,13 @@ extension CachingDispatcher {
         return facts.lifetime > 0
     }
 
+    /// Whether the store is sure to refuse a response to `miss`: a ``MemoryCacheStore`` stores
+    /// nothing whose body and key alone are over its limit, and drops the key's variants with it.
+    func refusesEntry(for miss: Miss, with response: NetworkResponse) -> Bool {
+        guard let memoryLimit else { return false }
+        return response.body.count + miss.key.utf8.count > memoryLimit
+    }
+
     /// Stores `entry` in place of the variant it replaces, keeping the others.
     func save(_ entry: CachedResponse, among variants: [CachedResponse]) {
         store.store([entry] + variants.filter { !entry.replaces($0) }, for: entry.key)
@@ -58,16 +69,21 @@ extension CachingDispatcher {
     /// and for a same-origin `Location` or `Content-Location` (RFC 9111 §4.4).
     func sendUnsafe(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         let response = try await base.sendInline(request)
+        invalidate(after: response, to: request)
+        return response
+    }
+
+    /// Removes what an unsafe `request` answered without error by `response` makes stale.
+    func invalidate(after response: NetworkResponse, to request: RequestData) {
         guard !Self.safeMethods.contains(request.method), (200..<400).contains(response.statusCode),
             let key = cacheKey(for: request)
-        else { return response }
+        else { return }
         store.removeResponses(for: key)
         for name in ["Location", "Content-Location"] {
             guard let value = response.headers[name], let target = Self.sameOriginKey(value, relativeTo: key)
             else { continue }
             store.removeResponses(for: target)
         }
-        return response
     }
 
     /// The cache key of `reference` resolved against `key`, when it has the same origin.

@@ -43,6 +43,10 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     let now: @Sendable () -> Date
     /// ``baseURL`` read once for the cache keys.
     let keyBase: WireURL.Base?
+    /// The cache keys of query-less paths, each made once.
+    let keys = PathMemo()
+    /// The byte limit of a ``MemoryCacheStore``, to skip building an entry it would refuse.
+    let memoryLimit: Int?
 
     /// Creates a caching dispatcher.
     ///
@@ -60,6 +64,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.store = store
         self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
         self.keyBase = self.baseURL.map(WireURL.Base.init)
+        self.memoryLimit = (store as? MemoryCacheStore)?.byteLimit
         self.now = now
     }
 
@@ -70,50 +75,107 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
 
     /// Answers from the store when it can, else sends the request through the wrapped dispatcher.
     ///
-    /// A fresh stored response is delivered before this returns, with no task started.
+    /// A fresh stored response is delivered before this returns; a miss goes to the wrapped
+    /// dispatcher on callbacks. Neither starts a task.
     @discardableResult
     public func dispatch(
         request: RequestData,
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        if let key = cacheKey(for: request), let hit = freshResponse(for: request, key: key) {
-            onSuccess(hit)
+        // Everything but the wait for the wrapped dispatcher is synchronous: no task is needed.
+        switch plan(for: request) {
+        case .answer(let response):
+            onSuccess(response)
             return CancellableAction.none
-        }
-        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) in
-            try await send(request)
+        case .unsafe:
+            return base.dispatch(
+                request: request,
+                onSuccess: { [self] response in
+                    invalidate(after: response, to: request)
+                    onSuccess(response)
+                }, onError: onError)
+        case .pass:
+            return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
+        case .fetch(let miss):
+            return base.dispatch(
+                request: miss.sent, onSuccess: { [self] in onSuccess(complete(miss, with: $0)) },
+                onError: onError)
         }
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
-        guard request.method == .get || request.method == .head else { return try await sendUnsafe(request) }
-        guard let key = cacheKey(for: request), Self.usesCache(request) else {
-            return try await base.sendInline(request)
+        switch plan(for: request) {
+        case .answer(let response): return response
+        case .unsafe: return try await sendUnsafe(request)
+        case .pass: return try await base.sendInline(request)
+        case .fetch(let miss): return complete(miss, with: try await base.sendInline(miss.sent))
         }
-        if let hit = freshResponse(for: request, key: key) { return hit }
+    }
+
+    /// What the cache does with a request before anything is sent.
+    enum Plan {
+        /// Answer with this response, from the store, without sending anything.
+        case answer(NetworkResponse)
+        /// Send it, and on a non-error answer remove what is stored for its URL.
+        case unsafe
+        /// Send it; the cache takes no part.
+        case pass
+        /// Send ``Miss/sent`` and complete the miss with the answer.
+        case fetch(Miss)
+    }
+
+    /// A request the store could not answer, on its way to the wrapped dispatcher.
+    struct Miss: Sendable {
+        let request: RequestData
+        /// The request as sent: made conditional when a stored response can be revalidated.
+        let sent: RequestData
+        let key: String
+        let noStore: Bool
+        let variants: [CachedResponse]
+        let stored: CachedResponse?
+        let requestTime: Date
+    }
+
+    private func plan(for request: RequestData) -> Plan {
+        guard request.method == .get || request.method == .head else { return .unsafe }
+        guard let key = cacheKey(for: request), Self.usesCache(request) else { return .pass }
+        if let hit = freshResponse(for: request, key: key) { return .answer(hit) }
         let control = CacheControl(request.headers)
         let variants = store.responses(for: key)
         let stored = control.noStore ? nil : variants.first { $0.matches(request) }
         if control.onlyIfCached {
-            return NetworkResponse(statusCode: 504, request: request)
+            return .answer(NetworkResponse(statusCode: 504, request: request))
         }
         let conditional = stored.flatMap { Self.conditional(request, revalidating: $0) }
-        let requestTime = now()
-        let response = try await base.sendInline(conditional ?? request)
+        return .fetch(
+            Miss(
+                request: request, sent: conditional ?? request, key: key, noStore: control.noStore,
+                variants: variants, stored: conditional == nil ? nil : stored, requestTime: now()))
+    }
+
+    /// The response to a miss: a `304` merged into the stored response, else the answer, stored
+    /// when it may be.
+    private func complete(_ miss: Miss, with response: NetworkResponse) -> NetworkResponse {
         let responseTime = now()
-        if response.statusCode == 304, conditional != nil, let stored {
-            let updated = stored.updated(with: response, requestTime: requestTime, responseTime: responseTime)
-            if !CacheControl(updated.headers).noStore { save(updated, among: variants) }
+        let request = miss.request
+        if response.statusCode == 304, let stored = miss.stored {
+            let updated = stored.updated(
+                with: response, requestTime: miss.requestTime, responseTime: responseTime)
+            if !CacheControl(updated.headers).noStore { save(updated, among: miss.variants) }
             let age = CacheFreshness.currentAge(of: updated, now: responseTime)
             return updated.response(for: request, age: age, status: .revalidated)
         }
-        if !control.noStore, isStorable(response, for: request) {
+        if !miss.noStore, isStorable(response, for: request) {
+            // What storing an entry that is over the limit would do, without building it.
+            guard !refusesEntry(for: miss, with: response) else {
+                store.removeResponses(for: miss.key)
+                return response
+            }
             let entry = CachedResponse(
-                key: key, request: request, response: response, requestTime: requestTime,
+                key: miss.key, request: request, response: response, requestTime: miss.requestTime,
                 responseTime: responseTime)
-            save(entry, among: variants)
+            save(entry, among: miss.variants)
         }
         return response
     }

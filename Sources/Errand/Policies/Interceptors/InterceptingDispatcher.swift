@@ -7,6 +7,9 @@ public struct InterceptingDispatcher: NetworkDispatcher, AsyncPolicy {
     public let requestInterceptors: [any RequestInterceptor]
     /// Run in order on each response.
     public let responseInterceptors: [any ResponseInterceptor]
+    /// The request interceptors when each is immediate and no response interceptor is set: the
+    /// policy then needs no task.
+    private let immediate: [any ImmediateRequestInterceptor]?
 
     /// Creates a dispatcher that intercepts `base`'s traffic.
     public init(
@@ -16,6 +19,9 @@ public struct InterceptingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.base = base
         self.requestInterceptors = requestInterceptors
         self.responseInterceptors = responseInterceptors
+        let immediate = requestInterceptors.compactMap { $0 as? any ImmediateRequestInterceptor }
+        self.immediate =
+            immediate.count == requestInterceptors.count && responseInterceptors.isEmpty ? immediate : nil
     }
 
     /// Intercepts the request, sends it through the base dispatcher, intercepts the response.
@@ -25,7 +31,18 @@ public struct InterceptingDispatcher: NetworkDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
+        if let immediate {
+            let intercepted = immediate.reduce(request) { $1.interceptNow($0) }
+            return base.dispatch(
+                request: intercepted,
+                onSuccess: { response in
+                    guard response.request == nil else { return onSuccess(response) }
+                    var response = response
+                    response.request = intercepted
+                    onSuccess(response)
+                }, onError: onError)
+        }
+        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) in
             try await send(request)
         }

@@ -1,5 +1,5 @@
 /// Adds header fields to every request that does not already set them.
-public struct DefaultHeadersInterceptor: RequestInterceptor {
+public struct DefaultHeadersInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
     /// The fields to add.
     public let headers: HTTPHeaders
 
@@ -10,6 +10,10 @@ public struct DefaultHeadersInterceptor: RequestInterceptor {
 
     /// Adds the missing fields.
     public func intercept(_ request: RequestData) async throws -> RequestData {
+        interceptNow(request)
+    }
+
+    func interceptNow(_ request: RequestData) -> RequestData {
         var request = request
         request.headers = request.headers.merging(defaults: headers)
         return request
@@ -17,7 +21,7 @@ public struct DefaultHeadersInterceptor: RequestInterceptor {
 }
 
 /// Sets `User-Agent` on every request that does not set its own.
-public struct UserAgentInterceptor: RequestInterceptor {
+public struct UserAgentInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
     /// The user agent, for example `Shop/2.1 (iOS 18.2)`.
     public let userAgent: String
 
@@ -28,6 +32,10 @@ public struct UserAgentInterceptor: RequestInterceptor {
 
     /// Sets the field unless the request has one.
     public func intercept(_ request: RequestData) async throws -> RequestData {
+        interceptNow(request)
+    }
+
+    func interceptNow(_ request: RequestData) -> RequestData {
         guard !request.headers.contains("User-Agent") else { return request }
         return request.header("User-Agent", userAgent)
     }
@@ -36,7 +44,7 @@ public struct UserAgentInterceptor: RequestInterceptor {
 /// Sends an API key with every request, in a header or a query item.
 ///
 /// The key is a secret: name the header or query item in your log redaction list.
-public struct APIKeyInterceptor: RequestInterceptor {
+public struct APIKeyInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
     /// Where the key goes.
     public enum Placement: Hashable, Sendable {
         /// In a header field with this name, such as `X-API-Key`.
@@ -58,6 +66,10 @@ public struct APIKeyInterceptor: RequestInterceptor {
 
     /// Adds the key, replacing any the request carries under the same name.
     public func intercept(_ request: RequestData) async throws -> RequestData {
+        interceptNow(request)
+    }
+
+    func interceptNow(_ request: RequestData) -> RequestData {
         switch placement {
         case .header(let name):
             return request.header(name, key)

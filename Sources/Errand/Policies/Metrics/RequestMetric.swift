@@ -88,7 +88,10 @@ public struct RequestMetric: Hashable, Sendable {
     /// - Parameter request: The request to name.
     /// - Returns: The route template.
     public static func numericSegmentsAsID(_ request: RequestData) -> String? {
-        let segments = pathWithoutQuery(request.path).split(separator: "/", omittingEmptySubsequences: false)
+        let path = pathWithoutQuery(request.path)
+        // Most paths have no identifier: found by one pass over the bytes, with nothing built.
+        guard mayHoldIdentifier(path) else { return path }
+        let segments = path.split(separator: "/", omittingEmptySubsequences: false)
         return segments.map { segment in
             isIdentifier(segment) ? "{id}" : String(segment)
         }
@@ -97,8 +100,28 @@ public struct RequestMetric: Hashable, Sendable {
 
     /// `path` up to its query or fragment.
     static func pathWithoutQuery(_ path: String) -> String {
-        guard let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) else { return path }
+        // On the bytes: `Character` iteration is slow, and this runs for every request.
+        guard let cut = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
+        else { return path }
         return String(path[..<cut])
+    }
+
+    /// Whether a segment of `path` is all ASCII digits or 36 bytes long (a UUID's length): what
+    /// every identifier has.
+    private static func mayHoldIdentifier(_ path: String) -> Bool {
+        var length = 0
+        var digitsOnly = true
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if length == 36 || (length > 0 && digitsOnly) { return true }
+                length = 0
+                digitsOnly = true
+            } else {
+                length += 1
+                digitsOnly = digitsOnly && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            }
+        }
+        return length == 36 || (length > 0 && digitsOnly)
     }
 
     private static func isIdentifier(_ segment: Substring) -> Bool {

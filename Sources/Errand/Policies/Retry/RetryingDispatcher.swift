@@ -51,15 +51,53 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard policy.allowsRetries(of: request) else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
-        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) in
-            try await send(request)
+        // The first attempt runs on callbacks; a task starts only for a retry.
+        let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
+        let afterFirst: @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { [self] outcome in
+            guard policy.maximumAttempts > 1, let event = retryEvent(after: outcome, attempt: 1, request)
+            else {
+                return call.finish(
+                    Result { () throws(NetworkError) in try finish(outcome, attempts: 1, request: request) })
+            }
+            call.proceed { () async throws(NetworkError) in
+                try await retry(request, after: event)
+            }
         }
+        call.attach(
+            base.dispatch(
+                request: request, onSuccess: { afterFirst(.success($0)) },
+                onError: { afterFirst(.failure($0)) }))
+        return call
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard policy.allowsRetries(of: request) else { return try await base.sendInline(request) }
-        var attempt = 1
+        return try await attempts(request, from: 1)
+    }
+
+    /// Waits out the backoff `event` asks for, then makes the attempts after the first.
+    private func retry(_ request: RequestData, after event: RetryEvent) async throws(NetworkError)
+        -> NetworkResponse
+    {
+        try await wait(for: event)
+        return try await attempts(request, from: event.failedAttempt + 1)
+    }
+
+    /// Tells the policy of the retry, then sleeps its delay; a cancel ends the wait at once.
+    private func wait(for event: RetryEvent) async throws(NetworkError) {
+        policy.onRetry?(event)
+        do {
+            try await clock.sleep(for: event.delay)
+        } catch {
+            throw .cancelled(event.request)
+        }
+    }
+
+    /// Makes attempts from number `first` on until one is final.
+    private func attempts(_ request: RequestData, from first: Int) async throws(NetworkError)
+        -> NetworkResponse
+    {
+        var attempt = first
         while true {
             let outcome: Result<NetworkResponse, NetworkError>
             do {
@@ -73,12 +111,7 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
             else {
                 return try finish(outcome, attempts: attempt, request: request)
             }
-            policy.onRetry?(event)
-            do {
-                try await clock.sleep(for: event.delay)
-            } catch {
-                throw .cancelled(request)
-            }
+            try await wait(for: event)
             attempt += 1
         }
     }

@@ -1,0 +1,26 @@
+import Errand
+import Foundation
+
+/// The absolute URLs of the paths a ``FlightRecorder`` sees, each resolved once.
+///
+/// Only paths with no query at all (in the path, the request's items, or the base URL) are kept,
+/// so nothing a redaction would hide is ever held here: the kept entries hold the same text.
+struct ResolvedURLs: Sendable {
+    private let baseURL: URL?
+    private let memo = PathMemo()
+
+    init(baseURL: URL?) {
+        self.baseURL = baseURL
+    }
+
+    /// The absolute URL of `request`, when it has no query; `nil` when it must be resolved in full.
+    func url(of request: RequestData) -> String? {
+        guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return nil }
+        return memo.value(for: request.path) {
+            guard let url = try? request.resolvedURL(relativeTo: baseURL).absoluteString,
+                !PathMemo.hasQueryOrFragment(url)
+            else { return nil }
+            return url
+        }
+    }
+}
