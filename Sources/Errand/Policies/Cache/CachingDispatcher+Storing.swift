@@ -15,7 +15,8 @@ extension CachingDispatcher {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
         let make = {
-            (try? WireURL.string(path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
+            (try? WireURL.string(
+                path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
                 .map(CacheSecrets.key)
         }
         guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return make() }
