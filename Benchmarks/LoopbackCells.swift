@@ -23,6 +23,9 @@ struct LoopbackCells: Sendable {
     /// configuration), each measured against the callback `execute` in fewer rounds, to be read
     /// beside the same-configuration ratio.
     var userBaselines: [(name: String, client: RawClient)] = []
+    /// The target of the medium payload with 8 and 64 in flight, where decoding in parallel
+    /// shows (when the benchmark may use more than one core); `nil` keeps ``target``.
+    var parallelDecodingTarget: Target?
 
     /// Every cell, small payload first.
     func measure(in context: BenchmarkContext) async throws -> [ResultRow] {
@@ -89,10 +92,12 @@ struct LoopbackCells: Sendable {
         ]
 
         let label = "\(Payload.label) · \(inFlight) in flight"
+        let decodesInParallel = type != User.self && inFlight > 1
+        let cellTarget = decodesInParallel ? (parallelDecodingTarget ?? target) : target
         var rows: [ResultRow] = []
         for (errand, baseline) in contenders {
             let comparison = Comparison(
-                label: label, variant: errand.name, metric: .throughput, target: target,
+                label: label, variant: errand.name, metric: .throughput, target: cellTarget,
                 baseline: baseline, errand: errand)
             rows.append(
                 try await comparison.measure(

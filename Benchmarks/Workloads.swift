@@ -14,7 +14,7 @@ struct GetPayload<Payload: BenchmarkPayload>: RequestType {
 
 /// The baseline: what an app writes with no library, a `URLSession` data task and a `JSONDecoder`.
 ///
-/// Its session is configured as `URLSessionDispatcher`'s own (ephemeral, no URL cache), and it
+/// Its session is configured as `URLSessionDispatcher`'s own (ephemeral, no URL cache, no cookies), and it
 /// sends the same `Accept` header, plus any `headers` the Errand side adds through its policies
 /// (a bearer token, a user agent), so both put the same bytes on the wire.
 final class RawClient: Sendable {
@@ -26,10 +26,7 @@ final class RawClient: Sendable {
     private let ownsSession: Bool
 
     init(baseURL: URL, headers: [(name: String, value: String)] = []) {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        session = URLSession(configuration: URLSessionDispatcher.defaultConfiguration())
         self.baseURL = baseURL
         self.headers = headers
         ownsSession = true

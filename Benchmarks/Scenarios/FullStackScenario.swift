@@ -21,7 +21,7 @@ struct FullStackScenario: Scenario {
         "raw URLSession + JSONDecoder vs URLSessionDispatcher + interceptors + logging (none) + metrics "
         + "+ auth + retry + HTTP cache (a miss each time) + queue of 64 (req/s)"
 
-    static let target = Target.ratioAtLeast(0.93)
+    static let target = Target.ratioAtLeast(0.95)
     static let userAgent = "ErrandBenchmarks/1.0"
     static let accessToken = "benchmark-access-token"
 

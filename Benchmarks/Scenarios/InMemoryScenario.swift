@@ -14,10 +14,10 @@ struct InMemoryScenario: Scenario {
     func run(in context: BenchmarkContext) async throws -> ScenarioOutcome {
         var outcome = ScenarioOutcome()
         outcome.rows += try await compare(
-            User.self, operations: context.scaled(20_000, quick: 300), target: .ratioAtMost(1.5),
+            User.self, operations: context.scaled(20_000, quick: 300), target: .ratioAtMost(1.25),
             context: context)
         outcome.rows += try await compare(
-            ProductList.self, operations: context.scaled(300, quick: 10), target: .ratioAtMost(1.05),
+            ProductList.self, operations: context.scaled(300, quick: 10), target: .ratioAtMost(1.03),
             context: context)
         return outcome
     }

@@ -120,6 +120,23 @@ struct URLSessionDispatcherLiveTests {
         #expect(echo.url?.hasSuffix("/get") == true)
     }
 
+    @Test func keepsNoCookiesByDefaultAndSendsThoseOfAConfigurationThatAcceptsThem() async throws {
+        struct Cookies: Decodable, Sendable { let cookies: [String: String] }
+        let base = try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")
+        // httpbin sets the cookie and redirects to /cookies, which echoes what the client sent.
+        let setAndEcho = Request<Cookies>(.get("/cookies/set").query("session", "abc"))
+
+        let keptByDefault = try await setAndEcho.execute(dispatcher: dispatcher)
+        let sentLater = try await Request<Cookies>(.get("/cookies")).execute(dispatcher: dispatcher)
+        #expect(keptByDefault.cookies.isEmpty)
+        #expect(sentLater.cookies.isEmpty)
+
+        let accepting = URLSessionDispatcher(baseURL: base, configuration: .ephemeral)
+        _ = try await setAndEcho.execute(dispatcher: accepting)
+        let sentByAccepting = try await Request<Cookies>(.get("/cookies")).execute(dispatcher: accepting)
+        #expect(sentByAccepting.cookies == ["session": "abc"])
+    }
+
     @Test func decodesGzip() async throws {
         struct Gzipped: Decodable, Sendable { let gzipped: Bool }
         #expect(try await Request<Gzipped>(.get("/gzip")).execute(dispatcher: dispatcher).gzipped)

@@ -25,10 +25,20 @@ final class TrackedSession: Sendable {
         state.withLock { state in
             if let session = state.session { return session }
             let session = URLSession(
-                configuration: state.configuration, delegate: delegate, delegateQueue: nil)
+                configuration: state.configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
             state.session = session
             return session
         }
+    }
+
+    /// The queue the session's delegate runs on: a serial dispatch queue behind an
+    /// `OperationQueue` on Linux (see ``SerialDelegateQueue``), the system's own elsewhere.
+    private static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+            SerialDelegateQueue()
+        #else
+            nil
+        #endif
     }
 
     /// Whether the session was made: whether any request asked for progress.

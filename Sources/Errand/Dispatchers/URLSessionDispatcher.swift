@@ -11,7 +11,7 @@ import Foundation
 /// timer of our own because FoundationNetworking on Linux ignores `timeoutIntervalForResource`.
 /// A 401 with a `WWW-Authenticate` challenge comes back as a response instead of being answered
 /// by the system (which on Linux can wait forever). By default the dispatcher has its own
-/// ephemeral session: no shared cookie store, no URL cache.
+/// ephemeral session that keeps no cookies and no URL cache (see ``defaultConfiguration()``).
 ///
 /// Redirects are followed; gzip and deflate bodies arrive decompressed. A body over
 /// ``maximumResponseSize`` fails with `responseTooLarge` as soon as the limit is crossed.
@@ -114,11 +114,20 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// that a runaway or hostile server cannot exhaust the app's memory.
     public static let defaultMaximumResponseSize = 16 * 1_048_576
 
-    /// An ephemeral configuration with no URL cache and no shared cookie storage.
+    /// An ephemeral configuration with no URL cache and no cookies.
+    ///
+    /// An API client authenticates with headers, so the session neither stores the cookies a
+    /// server sets nor sends any: FoundationNetworking would otherwise parse every response
+    /// header line for `Set-Cookie` and look up the cookie store on every request. For a server
+    /// that keeps its session in a cookie, pass a configuration that accepts them, for example
+    /// `URLSessionConfiguration.ephemeral`.
     public static func defaultConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieStorage = nil
         return configuration
     }
 
