@@ -35,6 +35,35 @@ import Testing
         }
     }
 
+    @Test func announceTheLengthOfTheBodiesTheyHold() throws {
+        // Given the shipped recordings, whose answers were redacted before they were written
+        let files = try FileManager.default.contentsOfDirectory(
+            at: ExampleProcess.recordings, includingPropertiesForKeys: nil
+        ).filter { $0.pathExtension == "har" }
+
+        for file in files {
+            let har = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+            let log = try #require(har["log"] as? [String: Any])
+            let entries = try #require(log["entries"] as? [[String: Any]])
+            for (index, entry) in entries.enumerated() {
+                // When an answer's Content-Length is read beside its body
+                let response = try #require(entry["response"] as? [String: Any])
+                let content = try #require(response["content"] as? [String: Any])
+                let body = (content["text"] as? String) ?? ""
+                let headers = try #require(response["headers"] as? [[String: String]])
+                let lengths = headers.filter { $0["name"]?.lowercased() == "content-length" }.compactMap {
+                    $0["value"]
+                }
+
+                // Then it is the length of the body replayed, not of the body before redaction
+                let place = "\(file.lastPathComponent) entry \(index)"
+                #expect(lengths.allSatisfy { $0 == String(body.utf8.count) }, "\(place): \(lengths)")
+                #expect(content["size"] as? Int == body.utf8.count, "\(place)")
+            }
+        }
+    }
+
     @Test func staySmall() throws {
         // Given / When
         let sizes = try FileManager.default.contentsOfDirectory(
