@@ -28,6 +28,18 @@ COMPARED = {
 }
 
 
+# The transport's main baseline; its other baselines are sessions as apps make them.
+MAIN_TRANSPORT_BASELINE = "URLSession + JSONDecoder"
+
+
+def compared(scenario: str, baseline: str) -> str:
+    if scenario == "transport" and baseline != MAIN_TRANSPORT_BASELINE:
+        return f"`URLSessionDispatcher` + `execute` vs `{baseline}`, as apps write it (req/s)"
+    if scenario == "flight-recorder":
+        return f"{baseline} + flight recorder vs the {baseline} (req/s)"
+    return COMPARED[scenario]
+
+
 def payload_of(row: dict) -> str:
     return row["label"].split(" ", 1)[0]
 
@@ -64,6 +76,8 @@ def span(values: list[float]) -> str:
 
 
 def met(cells: list[dict]) -> str:
+    if not any(c.get("target") for c in cells):
+        return "–"
     return f"{sum(1 for c in cells if c.get('met'))} of {len(cells)}"
 
 
@@ -79,26 +93,28 @@ def in_flight(cells: list[dict]) -> str:
 def single(rows: list[dict]) -> None:
     print("| scenario | compared | payload | cells | wall ratio | CPU ratio | target | met |")
     print("|---|---|---|---|---|---|---|---|")
-    for (scenario, payload, _, target), cells in group(rows).items():
+    for (scenario, payload, baseline, target), cells in group(rows).items():
         print(
-            f"| {scenario} | {COMPARED[scenario]} | {payload} | {in_flight(cells)} | "
+            f"| {scenario} | {compared(scenario, baseline)} | {payload} | {in_flight(cells)} | "
             f"{span(ratios(cells, False))} | {span(ratios(cells, True))} | {target} | {met(cells)} |"
         )
 
 
 def side_by_side(before: list[dict], after: list[dict]) -> None:
-    # The same cells of the earlier run, whatever their target was then.
-    earlier = {(r["scenario"], r["label"], r["variant"]): r for r in before}
+    # The same cells of the earlier run against the same baseline, whatever their target was then.
+    def key(row: dict) -> tuple:
+        return (row["scenario"], row["label"], row["variant"], row["baselineName"])
+
+    earlier = {key(r): r for r in before}
     print("| scenario | payload | cells | wall before | wall after | CPU before | CPU after | target | met before → after |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for (scenario, payload, _, target), cells in group(after).items():
-        previous = [
-            earlier[key]
-            for key in ((c["scenario"], c["label"], c["variant"]) for c in cells)
-            if key in earlier
-        ]
+    for (scenario, payload, baseline, target), cells in group(after).items():
+        previous = [earlier[key(c)] for c in cells if key(c) in earlier]
+        name = scenario
+        if scenario == "transport" and baseline != MAIN_TRANSPORT_BASELINE:
+            name = f"transport vs `{baseline}`"
         print(
-            f"| {scenario} | {payload} | {in_flight(cells)} | {span(ratios(previous, False))} | "
+            f"| {name} | {payload} | {in_flight(cells)} | {span(ratios(previous, False))} | "
             f"{span(ratios(cells, False))} | {span(ratios(previous, True))} | "
             f"{span(ratios(cells, True))} | {target} | "
             f"{met(previous) if previous else '–'} → {met(cells)} |"
