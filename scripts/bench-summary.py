@@ -32,8 +32,12 @@ COMPARED = {
 MAIN_TRANSPORT_BASELINE = "URLSession + JSONDecoder"
 
 
+def is_app_baseline(scenario: str, baseline: str) -> bool:
+    return scenario == "transport" and baseline != MAIN_TRANSPORT_BASELINE
+
+
 def compared(scenario: str, baseline: str) -> str:
-    if scenario == "transport" and baseline != MAIN_TRANSPORT_BASELINE:
+    if is_app_baseline(scenario, baseline):
         return f"`URLSessionDispatcher` + `execute` vs `{baseline}`, as apps write it (req/s)"
     if scenario == "flight-recorder":
         return f"{baseline} + flight recorder vs the {baseline} (req/s)"
@@ -110,9 +114,7 @@ def side_by_side(before: list[dict], after: list[dict]) -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     for (scenario, payload, baseline, target), cells in group(after).items():
         previous = [earlier[key(c)] for c in cells if key(c) in earlier]
-        name = scenario
-        if scenario == "transport" and baseline != MAIN_TRANSPORT_BASELINE:
-            name = f"transport vs `{baseline}`"
+        name = f"transport vs `{baseline}`" if is_app_baseline(scenario, baseline) else scenario
         print(
             f"| {name} | {payload} | {in_flight(cells)} | {span(ratios(previous, False))} | "
             f"{span(ratios(cells, False))} | {span(ratios(previous, True))} | "

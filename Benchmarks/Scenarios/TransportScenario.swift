@@ -9,8 +9,8 @@ import Foundation
 ///
 /// The cells (1, 8 and 64 in flight, small and medium payload, callback and async `execute`)
 /// are ``LoopbackCells``, shared with the full-stack scenario. The main baseline's session is
-/// configured as Errand's own (ephemeral, no URL cache, no cookies), so its ratio is what Errand's code
-/// costs. Two more baselines, in fewer rounds, are what apps write without a library,
+/// configured as Errand's own (ephemeral, no URL cache, no cookies), so its ratio is what
+/// Errand's code costs. Two more baselines, in fewer rounds, are what apps write without a library,
 /// `URLSession.shared` and `URLSession(configuration: .default)`, against Errand with its
 /// defaults: their ratios, read beside the first, are what switching to Errand changes.
 struct TransportScenario: Scenario {
