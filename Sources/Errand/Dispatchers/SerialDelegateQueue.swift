@@ -1,9 +1,11 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     /// The delegate queue of a dispatcher's own session on Linux: each delegate event runs as a
-    /// block on one serial dispatch queue instead of as an `Operation`.
+    /// block on one serial dispatch queue instead of as an `Operation`, and the session waits
+    /// when the delegate falls far behind.
     ///
     /// FoundationNetworking hands every delegate event to the session's queue with
     /// `addOperation(_:)` (a block), and a delegate-driven task has three or more of them (the
@@ -11,16 +13,87 @@ import Foundation
     /// `BlockOperation` for each and runs it through its scheduling (locks, state changes, a
     /// dispatch hop of its own). One serial queue does the hop alone and keeps the order the
     /// session relies on (response, then data in order, then completion).
+    ///
+    /// FoundationNetworking never pauses a transfer for a slow delegate: curl reads as fast as
+    /// the server sends, and every chunk (up to 16 KiB) waits in this queue as a copy. A body
+    /// over the size limit would be held in full here, past the limit, before the delegate got
+    /// to the chunk that crosses it. So once ``highWater`` events wait, the thread that adds one
+    /// (the session's, the one reading the socket) waits until the delegate is down to
+    /// ``lowWater``, which stops curl reading and lets TCP slow the server down.
+    ///
+    /// The wait is never long: delegate code that calls into the session (starting a task from
+    /// a callback) waits for that same thread, so after ``patience`` the session stops waiting
+    /// until the delegate has caught up.
     final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
-        private let queue = DispatchQueue(label: "Errand.URLSessionDispatcher.delegate")
+        /// Events waiting beyond which the session waits: by default 256, at most 4 MiB of chunks.
+        let highWater: Int
+        /// Events waiting at which a waiting session goes on.
+        let lowWater: Int
+        /// The longest a session waits for the delegate before it stops waiting.
+        let patience: DispatchTimeInterval
 
-        override init() {
+        private let queue = DispatchQueue(label: "Errand.URLSessionDispatcher.delegate")
+        private let onQueue = DispatchSpecificKey<Bool>()
+        /// Events added and not yet run.
+        private let waitingEvents = Atomic<Int>(0)
+        /// Whether a session thread waits for ``room`` to be signalled.
+        private let sessionWaits = Atomic<Bool>(false)
+        /// Whether the last wait ran out of patience: no waiting until the delegate catches up.
+        private let gaveUp = Atomic<Bool>(false)
+        private let room = DispatchSemaphore(value: 0)
+
+        init(highWater: Int = 256, lowWater: Int = 64, patience: DispatchTimeInterval = .milliseconds(100)) {
+            self.highWater = highWater
+            self.lowWater = min(lowWater, highWater)
+            self.patience = patience
             super.init()
             maxConcurrentOperationCount = 1
+            queue.setSpecific(key: onQueue, value: true)
         }
 
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
-            queue.async(execute: block)
+            let waiting = waitingEvents.wrappingAdd(1, ordering: .relaxed).newValue
+            queue.async { [self] in
+                block()
+                finished()
+            }
+            if waiting > highWater, !gaveUp.load(ordering: .relaxed),
+                DispatchQueue.getSpecific(key: onQueue) == nil
+            {
+                waitForTheDelegate()
+            }
+        }
+
+        /// Counts an event run; wakes a waiting session once the delegate is down to ``lowWater``.
+        private func finished() {
+            // Sequentially consistent, as in `waitForTheDelegate()`: of this count and the
+            // session's flag, one side sees the other's write, so no wake-up is lost.
+            let waiting = waitingEvents.wrappingSubtract(1, ordering: .sequentiallyConsistent).newValue
+            guard waiting <= lowWater else { return }
+            if sessionWaits.load(ordering: .sequentiallyConsistent),
+                sessionWaits.exchange(false, ordering: .sequentiallyConsistent)
+            {
+                room.signal()
+            }
+            if gaveUp.load(ordering: .relaxed) { gaveUp.store(false, ordering: .relaxed) }
+        }
+
+        /// Waits until the delegate is down to ``lowWater``, or ``patience`` has passed.
+        private func waitForTheDelegate() {
+            sessionWaits.store(true, ordering: .sequentiallyConsistent)
+            // The delegate may have caught up before the flag was up, and will not signal.
+            if waitingEvents.load(ordering: .sequentiallyConsistent) <= lowWater,
+                sessionWaits.exchange(false, ordering: .sequentiallyConsistent)
+            {
+                return
+            }
+            guard room.wait(timeout: .now() + patience) == .timedOut else { return }
+            if sessionWaits.exchange(false, ordering: .sequentiallyConsistent) {
+                gaveUp.store(true, ordering: .relaxed)
+            } else {
+                // The delegate took the flag just now: its signal is on the way.
+                room.wait()
+            }
         }
     }
 #endif

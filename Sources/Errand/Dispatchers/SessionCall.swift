@@ -114,7 +114,7 @@ final class SessionCall: Cancellable {
         guard let onSuccess = taken.onSuccess, let onError = taken.onError else { return nil }
         if let running = taken.running {
             running.deadlines.cancel(running.timer)
-            if stoppingTask { running.task.cancel() }
+            if stoppingTask { running.stopTask() }
         }
         return (onSuccess, onError)
     }
@@ -168,4 +168,11 @@ private struct Running: @unchecked Sendable {
     let task: URLSessionTask
     let timer: UInt64
     let deadlines: DeadlineScheduler
+
+    /// Cancels the task from another thread: FoundationNetworking's `cancel()` waits for the
+    /// session's queue, which may itself be waiting for the caller (the delegate queue, when
+    /// the size limit is crossed; see ``SerialDelegateQueue``).
+    func stopTask() {
+        DispatchQueue.global().async { task.cancel() }
+    }
 }

@@ -56,6 +56,8 @@ final class TrackedTransfer: Sendable {
             state.body = Data()
             state.lastDownload = nil
             state.downloadTotal = length >= 0 && !decoded ? length : nil
+            // One allocation for a body of known length, instead of one per doubling.
+            if let total = state.downloadTotal, total > 0 { state.body.reserveCapacity(Int(total)) }
         }
         return true
     }
