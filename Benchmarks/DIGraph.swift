@@ -91,11 +91,20 @@ enum DIGraph {
         }
     }
 
-    /// Resolves from `DI.current`, as `@Inject` does: outside overrides, the shared container.
+    /// Resolves from `DI.current` by hand: outside overrides, the shared container.
     @inline(never)
     static func resolveCurrentClient(_ count: Int, into sink: DISink) {
         for _ in 0..<count {
             let client = DI.current.resolve(Client.self)
+            sink.keep(client, checksum: client.checksum)
+        }
+    }
+
+    /// Injects with `@Inject`, as an app's types do: outside overrides, from the shared container.
+    @inline(never)
+    static func injectClient(_ count: Int, into sink: DISink) {
+        for _ in 0..<count {
+            @Inject var client: Client
             sink.keep(client, checksum: client.checksum)
         }
     }

@@ -117,13 +117,40 @@ extension DI {
     ///   - name: The requested qualifier.
     ///   - viewModel: The view-model scope of the resolution, if any.
     /// - Returns: The value.
+    @inline(__always)
     func value<T>(_ type: T.Type, name: Name?, viewModel: ViewModelScope?) throws(DIError) -> T {
         try checkNoLateRegistration()
         let key = BindingKey(type, name: name)
-        if let slot = index[key] {
-            return try slot.value(type, in: self, viewModel: viewModel)
+        // A created singleton, read without retaining its slot, cell or box (the index keeps the
+        // first two, the cell the box) and without the metadata of `T?`.
+        if let singleton = index.entry(for: key)?.singleton,
+            let box = singleton._withUnsafeGuaranteedRef({ $0.box })
+        {
+            return box._withUnsafeGuaranteedRef { $0.read(T.self) }
         }
-        return try inheritedValue(type, name: name, key: key, viewModel: viewModel)
+        return try producedValue(type, name: name, key: key, viewModel: viewModel)
+    }
+
+    /// Resolves a binding that is not a created singleton of this container: its slot makes
+    /// the value, or a parent's does.
+    ///
+    /// - Parameters:
+    ///   - type: The requested type.
+    ///   - name: The requested qualifier.
+    ///   - key: Their key.
+    ///   - viewModel: The view-model scope of the resolution, if any.
+    /// - Returns: The value.
+    @inline(never)
+    private func producedValue<T>(
+        _ type: T.Type,
+        name: Name?,
+        key: BindingKey,
+        viewModel: ViewModelScope?
+    ) throws(DIError) -> T {
+        guard let slot = index[key] else {
+            return try inheritedValue(type, name: name, key: key, viewModel: viewModel)
+        }
+        return try slot.value(type, in: self, viewModel: viewModel)
     }
 
     /// Resolves a nonisolated binding that this container does not register, from its parents.

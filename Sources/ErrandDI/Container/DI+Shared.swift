@@ -47,6 +47,21 @@ extension DI {
         return shared
     }
 
+    /// Resolves from ``current`` without retaining it, as `@Inject` does.
+    ///
+    /// - Parameters:
+    ///   - type: The type to resolve.
+    ///   - name: The qualifier it was registered with.
+    /// - Returns: The value; the program stops if it cannot be resolved, as with `resolve`.
+    @inline(__always)
+    static func resolveFromCurrent<T>(_ type: T.Type, name: Name?) -> T {
+        if taskContainerBound.load(ordering: .relaxed), let container = taskContainer {
+            return container.resolve(type, name: name)
+        }
+        // The published container is never freed (see `published`): no retain is needed.
+        return published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.resolve(type, name: name) }
+    }
+
     /// Notes that a task container is about to be bound, before the first binding.
     private static func willBindTaskContainer() {
         if !taskContainerBound.load(ordering: .relaxed) {

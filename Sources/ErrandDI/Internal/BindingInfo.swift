@@ -16,6 +16,7 @@ struct BindingKey: Hashable, Sendable {
     /// - Parameters:
     ///   - type: The registered or requested type.
     ///   - name: The qualifier, if any.
+    @inline(__always)
     init<T>(_ type: T.Type, name: DI.Name?) {
         self.type = ObjectIdentifier(T.self)
         self.nameID = name?.id ?? 0

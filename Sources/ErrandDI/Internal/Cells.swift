@@ -61,6 +61,13 @@ final class SingletonCell: BoxCell {
         published.load(ordering: .acquiring)?.takeUnretainedValue()
     }
 
+    /// The box of the value if it was created, unretained: the cell keeps it until it is
+    /// deinitialised, and a singleton is never reset.
+    @inline(__always)
+    var box: Unmanaged<ValueBox>? {
+        published.load(ordering: .acquiring)
+    }
+
     /// Copies the value out as `T` if it was created: one atomic load, no reference counting.
     ///
     /// - Parameter type: The type the value was boxed as.

@@ -5,16 +5,22 @@
 /// with one multiplication (Fibonacci hashing) instead of `Hasher`, and probes linearly in a table
 /// at most half full: a lookup is a few instructions and one or two comparisons.
 struct SlotIndex: Sendable {
-    /// A key and its slot.
-    private struct Entry: Sendable {
+    /// A key and its slot, held without reference counting: copying an entry out of the table
+    /// costs no retain, and ``slots`` keeps every slot alive as long as the index.
+    struct Entry: Sendable {
         /// The binding's key.
         let key: BindingKey
         /// The binding's slot.
-        let slot: Slot
+        let slot: Unmanaged<Slot>
+        /// The slot's singleton cell, if it has one: read first, without touching the slot.
+        let singleton: Unmanaged<SingletonCell>?
     }
 
     /// The table; `nil` marks an empty bucket. Its count is a power of two.
     private let buckets: [Entry?]
+
+    /// Every slot of the table, retained for the unmanaged references of its entries.
+    private let slots: [Slot]
 
     /// How far to shift a 64-bit hash to get a bucket index.
     private let shift: UInt64
@@ -34,9 +40,12 @@ struct SlotIndex: Sendable {
             while buckets[index] != nil {
                 index = (index + 1) & (count - 1)
             }
-            buckets[index] = Entry(key: key, slot: slot)
+            buckets[index] = Entry(
+                key: key, slot: Unmanaged.passUnretained(slot),
+                singleton: slot.singleton.map { Unmanaged.passUnretained($0) })
         }
         self.buckets = buckets
+        self.slots = Array(slots.values)
         self.shift = 64 - bits
     }
 
@@ -45,11 +54,20 @@ struct SlotIndex: Sendable {
     /// - Parameter key: A binding key.
     /// - Returns: The slot, or `nil`.
     subscript(key: BindingKey) -> Slot? {
+        entry(for: key)?.slot.takeUnretainedValue()
+    }
+
+    /// The entry of `key`, if any.
+    ///
+    /// - Parameter key: A binding key.
+    /// - Returns: The entry, valid while the index lives.
+    @inline(__always)
+    func entry(for key: BindingKey) -> Entry? {
         let mask = buckets.count - 1
         var index = SlotIndex.bucket(of: key, shift: shift)
         while let entry = buckets[index] {
             if entry.key == key {
-                return entry.slot
+                return entry
             }
             index = (index + 1) & mask
         }
@@ -62,6 +80,7 @@ struct SlotIndex: Sendable {
     ///   - key: A binding key.
     ///   - shift: 64 minus the number of index bits.
     /// - Returns: An index into `buckets`.
+    @inline(__always)
     private static func bucket(of key: BindingKey, shift: UInt64) -> Int {
         let golden: UInt64 = 0x9E37_79B9_7F4A_7C15
         let type = UInt64(UInt(bitPattern: key.type))

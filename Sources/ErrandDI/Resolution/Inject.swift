@@ -23,7 +23,11 @@ public struct Inject<Value> {
     ///   - name: The qualifier it was registered with.
     ///   - container: The container to resolve from; `nil` means `DI.current`.
     public init(name: DI.Name? = nil, container: DI? = nil) {
-        wrappedValue = (container ?? DI.current).resolve(Value.self, name: name)
+        if let container {
+            wrappedValue = container.resolve(Value.self, name: name)
+        } else {
+            wrappedValue = DI.resolveFromCurrent(Value.self, name: name)
+        }
     }
 }
 
