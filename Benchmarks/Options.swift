@@ -15,8 +15,8 @@ struct Options: Sendable {
           --write-payloads    write user.json and products.json, the payloads a server must serve
           --workload <kind> <count> [--payload small|medium]
                               run one side alone, print its memory report as JSON (for the memory
-                              scenario and for profilers); kinds: decode, in-memory, cache-hit, cache-hit-async,
-                              urlsession-raw, urlsession-errand, urlsession-full-stack,
+                              scenario and for profilers); kinds: decode, in-memory, in-memory-async,
+                              cache-hit, cache-hit-async, urlsession-raw, urlsession-errand, urlsession-full-stack,
                               urlsession-flight-recorder
           --compare <old.json> [<new.json>]
                               print which figures moved beyond their spread (min–max ranges that

@@ -13,6 +13,8 @@ final class SoloWorkload: Sendable {
         case decode
         /// Callback `execute` on an `InMemoryDispatcher`.
         case inMemory = "in-memory"
+        /// Async `execute` on an `InMemoryDispatcher`.
+        case inMemoryAsync = "in-memory-async"
         /// Callback `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHit = "cache-hit"
         /// Async `execute` answered by a fresh response in a `MemoryCacheStore`.
@@ -68,8 +70,11 @@ final class SoloWorkload: Sendable {
                 }
                 try check(try tally.sum(), each * count)
             }
-        case .cacheHitAsync:
-            let dispatcher = CacheHitScenario.cache(serving: bytes, for: type)
+        case .inMemoryAsync, .cacheHitAsync:
+            let dispatcher: any NetworkDispatcher =
+                kind == .cacheHitAsync
+                ? CacheHitScenario.cache(serving: bytes, for: type)
+                : InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
             return SoloWorkload { count in
                 var sum = 0
                 for _ in 0..<count { sum &+= try await request.execute(dispatcher: dispatcher).checksum }
