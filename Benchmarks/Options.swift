@@ -16,7 +16,7 @@ struct Options: Sendable {
           --workload <kind> <count> [--payload small|medium]
                               run one side alone, print its memory report as JSON (for the memory
                               scenario and for profilers); kinds: decode, in-memory, in-memory-async,
-                              cache-hit, cache-hit-async, urlsession-raw, urlsession-errand, urlsession-full-stack,
+                              in-memory-nginx, in-memory-recorded, cache-hit, cache-hit-async, urlsession-raw, urlsession-errand, urlsession-full-stack,
                               urlsession-flight-recorder
           --compare <old.json> [<new.json>]
                               print which figures moved beyond their spread (min–max ranges that

@@ -15,6 +15,11 @@ final class SoloWorkload: Sendable {
         case inMemory = "in-memory"
         /// Async `execute` on an `InMemoryDispatcher`.
         case inMemoryAsync = "in-memory-async"
+        /// Callback `execute` on an `InMemoryDispatcher` answering with nginx's headers: beside
+        /// `in-memory-recorded`, what the flight recorder costs without the network's noise.
+        case inMemoryNginx = "in-memory-nginx"
+        /// `in-memory-nginx` with a flight recorder around the dispatcher.
+        case inMemoryRecorded = "in-memory-recorded"
         /// Callback `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHit = "cache-hit"
         /// Async `execute` answered by a fresh response in a `MemoryCacheStore`.
@@ -31,6 +36,16 @@ final class SoloWorkload: Sendable {
     }
 
     static let inFlight = 8
+
+    /// The headers nginx answers a static file with.
+    static func nginxHeaders(_ length: Int) -> HTTPHeaders {
+        [
+            "Server": "nginx/1.22.1", "Date": "Wed, 02 Dec 2026 03:00:00 GMT",
+            "Content-Type": "application/json", "Content-Length": String(length),
+            "Last-Modified": "Wed, 02 Dec 2026 02:00:00 GMT", "Connection": "keep-alive",
+            "ETag": "\"692e4a20-19b\"", "Accept-Ranges": "bytes",
+        ]
+    }
     /// Operations run before the peak is reset, so set-up costs (connections, caches) are paid.
     static let warmUpCount = 200
 
@@ -61,6 +76,25 @@ final class SoloWorkload: Sendable {
                 kind == .cacheHit
                 ? CacheHitScenario.cache(serving: bytes, for: type)
                 : InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
+            return SoloWorkload { count in
+                let tally = Tally()
+                for _ in 0..<count {
+                    request.execute(
+                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
+                        onError: { tally.fail($0) })
+                }
+                try check(try tally.sum(), each * count)
+            }
+        case .inMemoryNginx, .inMemoryRecorded:
+            let stub = InMemoryDispatcher(recordsRequests: false)
+            stub.stub(.get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
+            let dispatcher: any NetworkDispatcher =
+                kind == .inMemoryRecorded
+                ? stub.flightRecording(
+                    into: FlightRecorder(
+                        FlightRecorder.Configuration(
+                            maximumEntries: 500, maximumBytes: 8 << 20, baseURL: URL(string: "http://127.0.0.1:8080"))))
+                : stub
             return SoloWorkload { count in
                 let tally = Tally()
                 for _ in 0..<count {

@@ -208,10 +208,30 @@ extension RequestData {
         // converts it to Int milliseconds, which traps for .infinity and for huge values, so
         // "no deadline" becomes an idle timeout of 68 years.
         urlRequest.timeoutInterval = min(max(1, timeout.rounded(.up)), RequestData.longestIdleTimeout)
-        for field in effectiveHeaders {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-        }
+        let headers = effectiveHeaders
+        if !headers.isEmpty { urlRequest.allHTTPHeaderFields = Self.headerFields(headers) }
         urlRequest.httpBody = body?.data
         return urlRequest
+    }
+
+    /// The header fields as `URLRequest` keeps them, repeated names joined with `,` as
+    /// `addValue(_:forHTTPHeaderField:)` joins them.
+    ///
+    /// Set all at once: FoundationNetworking's `addValue` checks each value character by
+    /// character, capitalises the name and copies the whole dictionary, once per field. The
+    /// values were validated already, and names go out as written (their case means nothing).
+    static func headerFields(_ headers: HTTPHeaders) -> [String: String] {
+        var fields: [String: String] = [:]
+        fields.reserveCapacity(headers.count)
+        for field in headers {
+            if let same = fields.index(forKey: field.name)
+                ?? fields.indices.first(where: { fields[$0].key.caseInsensitiveEquals(field.name) })
+            {
+                fields.values[same] += "," + field.value
+            } else {
+                fields[field.name] = field.value
+            }
+        }
+        return fields
     }
 }

@@ -110,16 +110,22 @@ public struct SecretVocabulary: Sendable, Hashable {
     /// - Parameter name: A name in any spelling.
     /// - Returns: The normalised name.
     public static func normalized(_ name: String) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(name.utf8.count)
-        for byte in name.utf8 {
-            switch byte {
-            case 0x2D, 0x5F, 0x2E, 0x20: continue
-            case 0x41...0x5A: bytes.append(byte | 0x20)
-            default: bytes.append(byte)
+        var isASCII = true
+        // Written in place: a name of up to 15 bytes becomes a small string, with no allocation.
+        let folded = String(unsafeUninitializedCapacity: name.utf8.count) { buffer in
+            var count = 0
+            for byte in name.utf8 {
+                switch byte {
+                case 0x2D, 0x5F, 0x2E, 0x20: continue
+                case 0x41...0x5A: buffer[count] = byte | 0x20
+                default:
+                    buffer[count] = byte
+                    if byte >= 0x80 { isASCII = false }
+                }
+                count += 1
             }
+            return count
         }
-        let ascii = String(decoding: bytes, as: UTF8.self)
-        return bytes.allSatisfy { $0 < 0x80 } ? ascii : ascii.lowercased()
+        return isASCII ? folded : folded.lowercased()
     }
 }

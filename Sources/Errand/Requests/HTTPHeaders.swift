@@ -131,12 +131,14 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 extension String {
     /// ASCII case-insensitive equality, as header names need, without allocating.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        let lhs = utf8
-        let rhs = other.utf8
-        guard lhs.count == rhs.count else { return false }
-        return zip(lhs, rhs).allSatisfy { a, b in
-            a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A)
+        guard utf8.count == other.utf8.count else { return false }
+        // A loop over one iterator: `zip` is not inlined here, and header lookups run it often.
+        var rhs = other.utf8.makeIterator()
+        for a in utf8 {
+            guard let b = rhs.next() else { return false }
+            if a != b, !(a | 0x20 == b | 0x20 && (a | 0x20) >= 0x61 && (a | 0x20) <= 0x7A) { return false }
         }
+        return true
     }
 
     /// Whether this string sorts before `other` with ASCII letters compared as lower case, as

@@ -16,11 +16,9 @@ extension FlightRecorder {
         let harRequest = harRequest(for: request, answeredBy: answer)
         var entry: HAR.Entry
         if let answer {
-            entry =
-                Recording(
-                    harRequest: harRequest, response: answer, startedDateTime: startedDateTime,
-                    duration: duration
-                ).entry
+            entry = Recording.entry(
+                harRequest: harRequest, response: answer, startedDateTime: startedDateTime,
+                duration: duration)
         } else if case .failure(let error) = outcome {
             entry =
                 Recording(

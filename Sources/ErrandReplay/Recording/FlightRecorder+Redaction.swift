@@ -11,24 +11,24 @@ extension FlightRecorder {
     /// hidden there as well: in a JSON body in place (`HARSecretScan`), in a URL or header by
     /// the placeholder; a body where it cannot be hidden exactly (base64, or not JSON) is
     /// dropped with a note.
-    func redactedEntry(_ entry: HAR.Entry) -> HAR.Entry {
+    func redactedEntry(_ entry: consuming HAR.Entry) -> HAR.Entry {
         let redaction = configuration.redaction
-        guard redaction.isEnabled else { return entry }
-        var redactor = freshRedactor
         var result = entry
+        guard redaction.isEnabled else { return result }
+        var redactor = freshRedactor
 
-        let requestBody = entry.request.postData?.body
-        let requestType = entry.request.postData?.mimeType ?? entry.request.contentType ?? ""
+        let requestBody = result.request.postData?.body
+        let requestType = result.request.postData?.mimeType ?? result.request.contentType ?? ""
         let skipsRequestBody = requestBody.map { skipsWalk(of: $0, mimeType: requestType) } ?? false
         if skipsRequestBody { result.request.postData?.body = nil }
-        result.request = redactor.redact(result.request)
+        redactor.redact(&result.request)
         if skipsRequestBody { result.request.postData?.body = requestBody }
 
-        let responseBody = entry.response.content.body
+        let responseBody = result.response.content.body
         let skipsResponseBody =
-            responseBody.map { skipsWalk(of: $0, mimeType: entry.response.content.mimeType) } ?? false
+            responseBody.map { skipsWalk(of: $0, mimeType: result.response.content.mimeType) } ?? false
         if skipsResponseBody { result.response.content.body = nil }
-        result.response = redactor.redact(result.response)
+        redactor.redact(&result.response)
         if skipsResponseBody { result.response.content.body = responseBody }
 
         guard !redactor.secrets.isEmpty else { return result }

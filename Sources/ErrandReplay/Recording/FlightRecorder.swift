@@ -42,10 +42,18 @@ public final class FlightRecorder: Sendable {
     private let store = Locked(Store())
 
     /// One kept exchange, with what it weighs and when it ended.
-    struct Kept {
+    ///
+    /// A class: the store moves a reference, not the whole entry, on every keep and compaction.
+    final class Kept: Sendable {
         let entry: HAR.Entry
         let bytes: Int
         let endedAt: Duration
+
+        init(entry: consuming HAR.Entry, bytes: Int, endedAt: Duration) {
+            self.entry = entry
+            self.bytes = bytes
+            self.endedAt = endedAt
+        }
     }
 
     /// The kept exchanges, oldest first from `start`; slots before it are spent.
@@ -148,13 +156,14 @@ public final class FlightRecorder: Sendable {
     }
 
     /// Stores an exchange that is already redacted, then drops the oldest ones over the limits.
-    func keep(_ entry: HAR.Entry, bytes: Int) {
+    func keep(_ entry: consuming HAR.Entry, bytes: Int) {
         let endedAt = elapsed()
         let cutoff = ageCutoff(at: endedAt)
         let limit = max(configuration.maximumEntries, 1)
         let budget = configuration.maximumBytes
+        let kept = Kept(entry: entry, bytes: bytes, endedAt: endedAt)
         store.withLock { store in
-            store.kept.append(Kept(entry: entry, bytes: bytes, endedAt: endedAt))
+            store.kept.append(kept)
             store.bytes += bytes
             Self.expire(&store, before: cutoff)
             while store.count > limit || (store.bytes > budget && store.count > 0) {

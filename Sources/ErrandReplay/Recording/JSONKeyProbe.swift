@@ -10,57 +10,111 @@ import Foundation
 /// answers "maybe" for any `\u` escape (a key could hide behind one) and when a name is not
 /// ASCII, so a "no" is always safe; a value spelled like a name only costs a walk.
 struct JSONKeyProbe: Sendable {
-    /// The normalised names, bucketed by their first byte.
-    private let buckets: [[[UInt8]]]
+    /// Every name's bytes, one after another, grouped by first byte.
+    private let nameBytes: [UInt8]
+    /// Where each name starts in ``nameBytes``, plus its end: name `i` is
+    /// `nameBytes[nameStarts[i]..<nameStarts[i + 1]]`.
+    private let nameStarts: [Int]
+    /// The names starting with byte `b` are `firstNames[b]..<firstNames[b + 1]`.
+    private let firstNames: [Int]
     private let alwaysMaybe: Bool
 
-    /// Prepares a probe for names already normalised with `SecretVocabulary.normalized(_:)`.
     init(normalizedNames: Set<String>) {
         var buckets = [[[UInt8]]](repeating: [], count: 256)
         var alwaysMaybe = false
-        for name in normalizedNames {
+        for name in normalizedNames.sorted() {
             let bytes = Array(name.utf8)
             guard let first = bytes.first else { continue }
             if bytes.contains(where: { $0 >= 0x80 }) { alwaysMaybe = true }
             buckets[Int(first)].append(bytes)
         }
-        self.buckets = buckets
+        // Flat, so that the scan reads three buffers and retains nothing per quote.
+        var nameBytes: [UInt8] = []
+        var nameStarts: [Int] = []
+        var firstNames: [Int] = []
+        for bucket in buckets {
+            firstNames.append(nameStarts.count)
+            for name in bucket {
+                nameStarts.append(nameBytes.count)
+                nameBytes += name
+            }
+        }
+        firstNames.append(nameStarts.count)
+        nameStarts.append(nameBytes.count)
+        self.nameBytes = nameBytes
+        self.nameStarts = nameStarts
+        self.firstNames = firstNames
         self.alwaysMaybe = alwaysMaybe
     }
 
-    /// Whether `body` may hold one of the names as a key; `false` only when it cannot.
+    /// Whether `body` may hold a key that redaction hides.
+    ///
+    /// - Parameter body: A JSON text, or anything else (then the answer is only less useful).
+    /// - Returns: `false` only when no key in it can be one of the names.
     func mayHoldKey(in body: Data) -> Bool {
         if alwaysMaybe { return true }
         return body.withUnsafeBytes { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
-            var index = 0
-            while index < bytes.count {
-                let byte = bytes[index]
-                index += 1
-                if byte == 0x5C, index < bytes.count, bytes[index] == 0x75 { return true }
-                guard byte == 0x22 else { continue }
-                var start = index
-                while start < bytes.count, Self.isSeparator(bytes[start]) { start += 1 }
-                guard start < bytes.count else { return false }
-                for name in buckets[Int(Self.lowered(bytes[start]))]
-                where Self.matches(name, in: bytes, at: start) {
-                    return true
+            nameBytes.withUnsafeBufferPointer { names in
+                nameStarts.withUnsafeBufferPointer { starts in
+                    firstNames.withUnsafeBufferPointer { firsts in
+                        Self.scan(raw.bindMemory(to: UInt8.self), names: names, starts: starts, firsts: firsts)
+                    }
                 }
             }
-            return false
         }
     }
 
-    private static func matches(_ name: [UInt8], in bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Bool
-    {
+    private static func scan(
+        _ bytes: UnsafeBufferPointer<UInt8>, names: UnsafeBufferPointer<UInt8>,
+        starts: UnsafeBufferPointer<Int>, firsts: UnsafeBufferPointer<Int>
+    ) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        // Jumps from quote to quote with `memchr` (vectorised), after one pass for `\u`.
+        if hasUnicodeEscape(bytes) { return true }
+        var index = 0
+        while index < bytes.count {
+            guard let quote = memchr(base + index, 0x22, bytes.count - index) else { return false }
+            index = UnsafeRawPointer(base).distance(to: quote) + 1
+            var start = index
+            while start < bytes.count, isSeparator(bytes[start]) { start += 1 }
+            guard start < bytes.count else { return false }
+            let first = Int(lowered(bytes[start]))
+            for name in firsts[first]..<firsts[first + 1]
+            where matches(names, from: starts[name], to: starts[name + 1], in: bytes, at: start) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Whether `bytes` holds a `\u` escape, behind which a key could hide.
+    private static func hasUnicodeEscape(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return false }
+        var index = 0
+        while index < bytes.count {
+            guard let backslash = memchr(base + index, 0x5C, bytes.count - index) else { return false }
+            index = UnsafeRawPointer(base).distance(to: backslash) + 1
+            guard index < bytes.count else { return false }
+            // `\\` is an escaped backslash: what follows it is not an escape.
+            if bytes[index] == 0x75 { return true }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether the name at `names[from..<to]` is the key starting at `bytes[start]`.
+    private static func matches(
+        _ names: UnsafeBufferPointer<UInt8>, from: Int, to end: Int, in bytes: UnsafeBufferPointer<UInt8>,
+        at start: Int
+    ) -> Bool {
         var position = start
-        var matched = 0
-        while matched < name.count {
+        var matched = from
+        while matched < end {
             guard position < bytes.count else { return false }
             let byte = bytes[position]
             position += 1
             if isSeparator(byte) { continue }
-            guard lowered(byte) == name[matched] else { return false }
+            guard lowered(byte) == names[matched] else { return false }
             matched += 1
         }
         while position < bytes.count, isSeparator(bytes[position]) { position += 1 }

@@ -54,6 +54,15 @@ public struct Recording: Sendable, Equatable {
     package init(
         harRequest: HAR.Request, response: NetworkResponse, startedDateTime: Date, duration: Duration
     ) {
+        entry = Self.entry(
+            harRequest: harRequest, response: response, startedDateTime: startedDateTime, duration: duration)
+    }
+
+    /// The entry of an exchange whose request is already in HAR form, built in place.
+    package static func entry(
+        harRequest: consuming HAR.Request, response: NetworkResponse, startedDateTime: Date,
+        duration: Duration
+    ) -> HAR.Entry {
         let milliseconds = Self.milliseconds(duration)
         let harResponse = HAR.Response(
             status: response.statusCode,
@@ -63,7 +72,7 @@ public struct Recording: Sendable, Equatable {
             content: HAR.Content(body: response.body, mimeType: response.headers["Content-Type"] ?? ""),
             redirectURL: response.headers["Location"] ?? ""
         )
-        entry = HAR.Entry(
+        return HAR.Entry(
             startedDateTime: startedDateTime,
             time: milliseconds,
             request: harRequest,

@@ -123,10 +123,12 @@ extension [HAR.Header] {
 enum HARCaseInsensitive {
     /// Whether two strings are equal apart from ASCII letter case, without allocating.
     static func equal(_ lhs: String, _ rhs: String) -> Bool {
-        let left = lhs.utf8
-        let right = rhs.utf8
-        guard left.count == right.count else { return false }
-        return zip(left, right).allSatisfy { lower($0) == lower($1) }
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        var right = rhs.utf8.makeIterator()
+        for byte in lhs.utf8 {
+            guard let other = right.next(), lower(byte) == lower(other) else { return false }
+        }
+        return true
     }
 
     /// The ASCII-lowercased form of a string, used as a set key.

@@ -67,16 +67,23 @@ enum HARURLQuery {
 
     /// Splits a URL string at its first `?` and `#`.
     static func parts(of url: String) -> Parts {
-        var rest = Substring(url)
-        var fragment: Substring?
-        if let hash = rest.firstIndex(of: "#") {
-            fragment = rest[rest.index(after: hash)...]
-            rest = rest[..<hash]
+        // One pass over the bytes: `?` and `#` are ASCII, so no grapheme breaking is needed.
+        var hash: String.Index?
+        var question: String.Index?
+        var index = url.utf8.startIndex
+        for byte in url.utf8 {
+            if byte == UInt8(ascii: "#") {
+                hash = index
+                break
+            }
+            if byte == UInt8(ascii: "?"), question == nil { question = index }
+            url.utf8.formIndex(after: &index)
         }
-        guard let question = rest.firstIndex(of: "?") else {
-            return Parts(base: rest, query: nil, fragment: fragment)
-        }
-        return Parts(base: rest[..<question], query: rest[rest.index(after: question)...], fragment: fragment)
+        let end = hash ?? url.endIndex
+        let fragment = hash.map { url[url.utf8.index(after: $0)...] }
+        guard let question else { return Parts(base: url[..<end], query: nil, fragment: fragment) }
+        return Parts(
+            base: url[..<question], query: url[url.utf8.index(after: question)..<end], fragment: fragment)
     }
 
     /// The raw `name=value` pieces of a query, split at `&`, empty pieces dropped.

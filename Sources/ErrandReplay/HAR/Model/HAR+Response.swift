@@ -175,7 +175,7 @@ extension HAR.Response: HAREncodable {
 ///   the stored body.
 enum HARContentHeaders {
     /// The response with headers that describe its stored body.
-    static func corrected(_ response: HAR.Response) -> HAR.Response {
+    static func corrected(_ response: consuming HAR.Response) -> HAR.Response {
         guard let body = response.content.body, !body.isEmpty else { return response }
         let encodings = response.headers.harValues(named: "Content-Encoding")
             .flatMap { $0.split(separator: ",") }
@@ -186,7 +186,7 @@ enum HARContentHeaders {
             return response
         }
         var result = response
-        result.headers = response.headers.compactMap { header in
+        result.headers = result.headers.compactMap { header in
             if header.hasName("Content-Encoding") { return nil }
             guard header.hasName("Content-Length") else { return header }
             var corrected = header

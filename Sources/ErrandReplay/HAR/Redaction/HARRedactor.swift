@@ -12,13 +12,33 @@ struct HARRedactor {
     let redaction: HAR.Redaction
     private let placeholder: String
     private let encodedPlaceholder: String
-    private static let urlHeaders: Set<String> = ["location", "content-location", "referer", ":path"]
+    /// Whether request cookies are hidden: decided once, not per request.
+    private let hidesCookies: Bool
+    /// Whether response cookies are hidden: decided once, not per response.
+    private let hidesSetCookies: Bool
+    private static let urlHeaders = ["location", "content-location", "referer", ":path"]
+    /// Common header names, as servers and clients spell them, that this redaction leaves as
+    /// they are: found by one exact lookup instead of a normalised one.
+    private let plainHeaderNames: Set<String>
+    /// Names most exchanges carry, checked against the redaction once in `init`.
+    private static let commonHeaderNames = [
+        "Accept", "Accept-Encoding", "Accept-Language", "Accept-Ranges", "Age", "Cache-Control",
+        "Connection", "Content-Encoding", "Content-Length", "Content-Type", "Date", "ETag", "Etag",
+        "Expires", "Keep-Alive", "Last-Modified", "Pragma", "Server", "Transfer-Encoding",
+        "User-Agent", "Vary", "Via",
+    ].flatMap { [$0, $0.lowercased()] }
 
     /// Prepares a redactor.
     init(_ redaction: HAR.Redaction) {
         self.redaction = redaction
         placeholder = redaction.placeholder
         encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
+        plainHeaderNames = Set(
+            Self.commonHeaderNames.filter { name in
+                !redaction.hidesHeader(name) && !Self.urlHeaders.contains { HARCaseInsensitive.equal($0, name) }
+            })
+        hidesCookies = redaction.hidesHeader("Cookie")
+        hidesSetCookies = redaction.hidesHeader("Set-Cookie")
     }
 
     /// The archive with every entry's request and response redacted.
@@ -26,8 +46,8 @@ struct HARRedactor {
         guard redaction.isEnabled else { return har }
         var result = har
         for index in result.log.entries.indices {
-            result.log.entries[index].request = redact(result.log.entries[index].request)
-            result.log.entries[index].response = redact(result.log.entries[index].response)
+            redact(&result.log.entries[index].request)
+            redact(&result.log.entries[index].response)
         }
         return result
     }
@@ -35,18 +55,26 @@ struct HARRedactor {
     /// A request with its secret headers, cookies, query items and body keys replaced.
     mutating func redact(_ request: HAR.Request) -> HAR.Request {
         var result = request
-        result.url = redact(url: request.url)
-        result.headers = redact(headers: request.headers)
-        if redaction.hidesHeader("Cookie") {
-            result.cookies = redact(cookies: request.cookies)
+        redact(&result)
+        return result
+    }
+
+    /// Redacts `result` in place, without copying it.
+    mutating func redact(_ result: inout HAR.Request) {
+        result.url = redact(url: result.url)
+        result.headers = redact(headers: result.headers)
+        if hidesCookies {
+            result.cookies = redact(cookies: result.cookies)
         }
-        result.queryString = request.queryString.map { item in
-            var item = item
-            item.value = redaction.hidesQueryItem(item.name) ? replace(item.value) : item.value
-            return item
+        if !result.queryString.isEmpty {
+            result.queryString = result.queryString.map { item in
+                var item = item
+                item.value = redaction.hidesQueryItem(item.name) ? replace(item.value) : item.value
+                return item
+            }
         }
-        if var postData = request.postData {
-            let mimeType = postData.mimeType.isEmpty ? request.contentType ?? "" : postData.mimeType
+        if var postData = result.postData {
+            let mimeType = postData.mimeType.isEmpty ? result.contentType ?? "" : postData.mimeType
             let original = postData.body
             postData.body = original.map { redact(body: $0, mimeType: mimeType) }
             if let original, let redacted = postData.body, redacted.count != original.count {
@@ -60,27 +88,30 @@ struct HARRedactor {
             }
             result.postData = postData
         }
-        return result
     }
 
     /// A response with its secret headers, cookies, redirect query items and body keys replaced.
     mutating func redact(_ response: HAR.Response) -> HAR.Response {
         var result = response
-        result.headers = redact(headers: response.headers)
-        if redaction.hidesHeader("Set-Cookie") {
-            result.cookies = redact(cookies: response.cookies)
+        redact(&result)
+        return result
+    }
+
+    /// Redacts `result` in place, without copying it.
+    mutating func redact(_ result: inout HAR.Response) {
+        result.headers = redact(headers: result.headers)
+        if hidesSetCookies {
+            result.cookies = redact(cookies: result.cookies)
         }
-        result.redirectURL = redact(url: response.redirectURL)
-        result.content.body = response.content.body.map {
-            redact(body: $0, mimeType: response.content.mimeType)
-        }
-        if let original = response.content.body, let redacted = result.content.body,
+        result.redirectURL = redact(url: result.redirectURL)
+        let original = result.content.body
+        result.content.body = original.map { redact(body: $0, mimeType: result.content.mimeType) }
+        if let original, let redacted = result.content.body,
             redacted.count != original.count
         {
             result.headers = Self.headers(result.headers, describingLength: redacted.count)
             if result.content.size == original.count { result.content.size = redacted.count }
         }
-        return result
     }
 
     /// `headers` with every `Content-Length` giving `length`: a placeholder rarely has the
@@ -95,15 +126,19 @@ struct HARRedactor {
     }
 
     private mutating func redact(headers: [HAR.Header]) -> [HAR.Header] {
-        headers.map { header in
-            var header = header
-            if redaction.hidesHeader(header.name) {
-                header.value = replace(header.value)
-            } else if Self.urlHeaders.contains(HARCaseInsensitive.key(header.name)) {
-                header.value = redact(url: header.value)
+        // Changed in place: most headers keep their value, and the array is copied only if not.
+        var result = headers
+        for index in result.indices {
+            let name = result[index].name
+            if plainHeaderNames.contains(name) { continue }
+            if redaction.hidesHeader(name) {
+                result[index].value = replace(result[index].value)
+            } else if Self.urlHeaders.contains(where: { HARCaseInsensitive.equal($0, name) }) {
+                let redacted = redact(url: result[index].value)
+                if redacted != result[index].value { result[index].value = redacted }
             }
-            return header
         }
+        return result
     }
 
     private mutating func redact(cookies: [HAR.Cookie]) -> [HAR.Cookie] {
