@@ -87,13 +87,15 @@ final class SoloWorkload: Sendable {
             }
         case .inMemoryNginx, .inMemoryRecorded:
             let stub = InMemoryDispatcher(recordsRequests: false)
-            stub.stub(.get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
+            stub.stub(
+                .get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
             let dispatcher: any NetworkDispatcher =
                 kind == .inMemoryRecorded
                 ? stub.flightRecording(
                     into: FlightRecorder(
                         FlightRecorder.Configuration(
-                            maximumEntries: 500, maximumBytes: 8 << 20, baseURL: URL(string: "http://127.0.0.1:8080"))))
+                            maximumEntries: 500, maximumBytes: 8 << 20,
+                            baseURL: URL(string: "http://127.0.0.1:8080"))))
                 : stub
             return SoloWorkload { count in
                 let tally = Tally()

@@ -48,7 +48,9 @@ import Testing
 
         // Then the probe finds it
         #expect(probe.mayHoldKey(in: Data(text.utf8)))
-        #expect(!probe.mayHoldKey(in: Data(text.replacingOccurrences(of: "client_secret", with: "clientname").utf8)))
+        #expect(
+            !probe.mayHoldKey(
+                in: Data(text.replacingOccurrences(of: "client_secret", with: "clientname").utf8)))
     }
 
     @Test func aNameThatIsNotASCIIMakesEveryAnswerMaybe() {
@@ -59,16 +61,17 @@ import Testing
 
 /// A URL split at its first `?` and first `#`, by bytes.
 @Suite struct HARURLPartsTests {
-    @Test(arguments: [
-        ("https://a.test/p", "https://a.test/p", nil, nil),
-        ("https://a.test/p?q=1", "https://a.test/p", "q=1", nil),
-        ("https://a.test/p?q=1#top", "https://a.test/p", "q=1", "top"),
-        ("https://a.test/p#top?q=1", "https://a.test/p", nil, "top?q=1"),
-        ("https://a.test/p?a=1?b=2", "https://a.test/p", "a=1?b=2", nil),
-        ("https://a.test/café?é=ü#ö", "https://a.test/café", "é=ü", "ö"),
-        ("", "", nil, nil),
-        ("?#", "", "", ""),
-    ] as [(String, String, String?, String?)])
+    @Test(
+        arguments: [
+            ("https://a.test/p", "https://a.test/p", nil, nil),
+            ("https://a.test/p?q=1", "https://a.test/p", "q=1", nil),
+            ("https://a.test/p?q=1#top", "https://a.test/p", "q=1", "top"),
+            ("https://a.test/p#top?q=1", "https://a.test/p", nil, "top?q=1"),
+            ("https://a.test/p?a=1?b=2", "https://a.test/p", "a=1?b=2", nil),
+            ("https://a.test/café?é=ü#ö", "https://a.test/café", "é=ü", "ö"),
+            ("", "", nil, nil),
+            ("?#", "", "", ""),
+        ] as [(String, String, String?, String?)])
     func splitsAtTheFirstQuestionMarkBeforeAnyHash(
         url: String, base: String, query: String?, fragment: String?
     ) {

@@ -57,7 +57,8 @@ struct JSONKeyProbe: Sendable {
             nameBytes.withUnsafeBufferPointer { names in
                 nameStarts.withUnsafeBufferPointer { starts in
                     firstNames.withUnsafeBufferPointer { firsts in
-                        Self.scan(raw.bindMemory(to: UInt8.self), names: names, starts: starts, firsts: firsts)
+                        Self.scan(
+                            raw.bindMemory(to: UInt8.self), names: names, starts: starts, firsts: firsts)
                     }
                 }
             }

@@ -35,7 +35,8 @@ struct HARRedactor {
         encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
         plainHeaderNames = Set(
             Self.commonHeaderNames.filter { name in
-                !redaction.hidesHeader(name) && !Self.urlHeaders.contains { HARCaseInsensitive.equal($0, name) }
+                !redaction.hidesHeader(name)
+                    && !Self.urlHeaders.contains { HARCaseInsensitive.equal($0, name) }
             })
         hidesCookies = redaction.hidesHeader("Cookie")
         hidesSetCookies = redaction.hidesHeader("Set-Cookie")
