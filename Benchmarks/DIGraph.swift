@@ -147,11 +147,26 @@ enum DIGraph {
 enum DIBaseline {
     private static let client = DIGraph.Client(id: DIGraph.clientID)
     private static let override = DIGraph.Client(id: DIGraph.overrideID)
+    /// Made by a call the optimiser keeps, so it is a heap object, as a container's singleton is:
+    /// the `static let` above is laid out by the compiler as an immortal object, whose reference
+    /// count is never touched.
+    private static let madeAtRunTime = makeClient()
+
+    @inline(never)
+    private static func makeClient() -> DIGraph.Client {
+        DIGraph.Client(id: DIGraph.clientID)
+    }
 
     /// A hand-rolled singleton: a `static let`, read through a call the optimiser keeps.
     @inline(never)
     static func sharedClient() -> DIGraph.Client {
         client
+    }
+
+    /// A hand-rolled singleton made at run time, read through a call the optimiser keeps.
+    @inline(never)
+    static func clientMadeAtRunTime() -> DIGraph.Client {
+        madeAtRunTime
     }
 
     /// The hand-rolled singleton a test would substitute.
@@ -164,6 +179,14 @@ enum DIBaseline {
     static func readClient(_ count: Int, into sink: DISink) {
         for _ in 0..<count {
             let client = sharedClient()
+            sink.keep(client, checksum: client.checksum)
+        }
+    }
+
+    @inline(never)
+    static func readClientMadeAtRunTime(_ count: Int, into sink: DISink) {
+        for _ in 0..<count {
+            let client = clientMadeAtRunTime()
             sink.keep(client, checksum: client.checksum)
         }
     }

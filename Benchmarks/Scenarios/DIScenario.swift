@@ -50,6 +50,19 @@ struct DIScenario: Scenario {
                     }
                 }),
             Comparison(
+                label: "cached singleton, made at run time", variant: "@Inject", metric: .nanoseconds,
+                target: nil,
+                baseline: Contender(name: "static let made at run time") {
+                    try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
+                        DIBaseline.readClientMadeAtRunTime(count, into: sink)
+                    }
+                },
+                errand: Contender(name: "@Inject") {
+                    try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
+                        DIGraph.injectClient(count, into: sink)
+                    }
+                }),
+            Comparison(
                 label: "cached singleton", variant: "DI.current.resolve", metric: .nanoseconds,
                 target: nil, baseline: readLet,
                 errand: Contender(name: "DI.current.resolve") {

@@ -9,12 +9,37 @@ extension DI {
     ///   - type: The type to resolve; it can be inferred from the context.
     ///   - name: The qualifier it was registered with.
     /// - Returns: The value, created or reused as the binding's scope says.
+    @inlinable
     public func resolve<T>(_ type: T.Type = T.self, name: Name? = nil) -> T {
+        // Inlined into the caller, where `T` is known: a created singleton is copied out of its
+        // storage directly, with no generic call in between.
+        if let storage = cachedSingletonStorage(of: ObjectIdentifier(T.self), nameID: name?.id ?? 0) {
+            return storage.assumingMemoryBound(to: T.self).pointee
+        }
+        return resolveTrapping(type, name: name)
+    }
+
+    /// Resolves as ``resolve(_:name:)`` does, once the cached-singleton shortcut has missed.
+    @usableFromInline
+    func resolveTrapping<T>(_ type: T.Type, name: Name?) -> T {
         do {
             return try value(type, name: name, viewModel: nil)
         } catch {
             error.trap()
         }
+    }
+
+    /// The storage of the singleton registered for the type and qualifier in this container, if
+    /// it was created and nothing was registered late; `nil` sends the caller the long way.
+    ///
+    /// The storage lives as long as the container: a singleton is never reset.
+    @usableFromInline
+    func cachedSingletonStorage(of type: ObjectIdentifier, nameID: Int) -> UnsafeRawPointer? {
+        guard lateRegistrations.isEmpty,
+            let singleton = index.entry(for: BindingKey(type: type, nameID: nameID))?.singleton,
+            let box = singleton._withUnsafeGuaranteedRef({ $0.box })
+        else { return nil }
+        return box._withUnsafeGuaranteedRef { $0.storage }
     }
 
     /// Returns the value registered for `type` under `name`.

@@ -53,13 +53,19 @@ extension DI {
     ///   - type: The type to resolve.
     ///   - name: The qualifier it was registered with.
     /// - Returns: The value; the program stops if it cannot be resolved, as with `resolve`.
-    @inline(__always)
+    @inlinable
     static func resolveFromCurrent<T>(_ type: T.Type, name: Name?) -> T {
+        currentUnretained()._withUnsafeGuaranteedRef { $0.resolve(type, name: name) }
+    }
+
+    /// ``current``, without a retain: the published container is never freed (see
+    /// `published`), and a task's container outlives the scope that bound it.
+    @usableFromInline
+    static func currentUnretained() -> Unmanaged<DI> {
         if taskContainerBound.load(ordering: .relaxed), let container = taskContainer {
-            return container.resolve(type, name: name)
+            return Unmanaged.passUnretained(container)
         }
-        // The published container is never freed (see `published`): no retain is needed.
-        return published.load(ordering: .acquiring)._withUnsafeGuaranteedRef { $0.resolve(type, name: name) }
+        return published.load(ordering: .acquiring)
     }
 
     /// Notes that a task container is about to be bound, before the first binding.

@@ -21,6 +21,12 @@ struct BindingKey: Hashable, Sendable {
         self.type = ObjectIdentifier(T.self)
         self.nameID = name?.id ?? 0
     }
+
+    /// Creates the key of the type with identifier `type` under the qualifier `nameID`.
+    init(type: ObjectIdentifier, nameID: Int) {
+        self.type = type
+        self.nameID = nameID
+    }
 }
 
 /// What a binding is, apart from how it makes its value.

@@ -29,6 +29,9 @@ final class ValueBox: @unchecked Sendable {
         destroy = { $0.assumingMemoryBound(to: Value.self).deinitialize(count: 1) }
     }
 
+    /// Where the value is stored, for a caller that knows its type.
+    var storage: UnsafeRawPointer { UnsafeRawPointer(pointer) }
+
     /// Returns a copy of the value.
     ///
     /// - Parameter type: The type the value was boxed as; the caller guarantees it, because

@@ -22,7 +22,7 @@ extension DI {
         public let rawValue: String
 
         /// A small integer unique to `rawValue`, used as the lookup key.
-        let id: Int
+        @usableFromInline let id: Int
 
         /// Declares a qualifier.
         ///

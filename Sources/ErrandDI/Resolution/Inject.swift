@@ -22,6 +22,7 @@ public struct Inject<Value> {
     /// - Parameters:
     ///   - name: The qualifier it was registered with.
     ///   - container: The container to resolve from; `nil` means `DI.current`.
+    @inlinable
     public init(name: DI.Name? = nil, container: DI? = nil) {
         if let container {
             wrappedValue = container.resolve(Value.self, name: name)
