@@ -49,7 +49,8 @@ import Testing
         }
 
         let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(standardError.contains("TokenStore was registered through a registrar kept from DI.configure"))
+        #expect(
+            standardError.contains("TokenStore was registered through a registrar kept from DI.configure"))
     }
 
     @Test func aLateReplacementOfAnExistingBindingIsReportedNotSilentlyIgnored() throws {
