@@ -7,7 +7,10 @@ import Testing
 /// `ERRAND_CHAOS_SEED` replays a run of the random-seed test; `ERRAND_CHAOS_SCENARIOS` sets how
 /// many scenarios each test runs (10,000 by default). A failure prints the scenario's seed and
 /// chain: add the seed to `ChaosRegressionTests` to keep it as a regression test.
-@Suite struct ChaosTests {
+///
+/// Serialized: each run keeps a core busy for tens of seconds, and two at once would leave the
+/// rest of a parallel suite (tests with network deadlines among them) no core of its own.
+@Suite(.serialized) struct ChaosTests {
     static let fixedSeed: UInt64 = 0x00C0_FFEE_E44A_4D00
 
     @Test func fixedSeedScenariosKeepTheRules() async throws {

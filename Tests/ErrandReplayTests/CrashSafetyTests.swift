@@ -1,5 +1,6 @@
 import Errand
 import ErrandReplay
+import ErrandTestSupport
 import Foundation
 import Testing
 
@@ -33,7 +34,9 @@ import Testing
             // When it is killed at a random moment
             let lines = Int.random(in: 1...6, using: &random)
             let yields = Int.random(in: 0..<400, using: &random)
-            try Self.run(writer, in: folder, killingAfter: lines, yields: yields)
+            // Off the cooperative pool: each run blocks its thread until the writer is killed.
+            try await offPool { Result { try Self.run(writer, in: folder, killingAfter: lines, yields: yields) } }
+                .get()
 
             // Then each file is one whole version that was written
             try await Self.expectWhole(folder, after: kill)

@@ -28,7 +28,13 @@ import Testing
             found, "errand-verify is not built next to the tests in \(folders); swift build first")
     }
 
-    static func run(_ arguments: [String]) throws -> Run {
+    /// Runs the tool and waits for it off the cooperative pool, which a blocked thread would
+    /// hold up for every other test.
+    static func run(_ arguments: [String]) async throws -> Run {
+        try await offPool { Result { try runBlocking(arguments) } }.get()
+    }
+
+    private static func runBlocking(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
@@ -71,9 +77,9 @@ import Testing
         try await Self.cassette(recorded: "a=1&b=2", verified: "a=1", base: base, in: missing)
         try await Self.cassette(recorded: "a=1", verified: "a=1&b=2", base: base, in: added)
         // When the tool verifies each against httpbin through --base-url
-        let breaking = try Self.run([missing.cassette.path, "--base-url", base.absoluteString])
-        let harmless = try Self.run([added.cassette.path, "--base-url", base.absoluteString])
-        let strict = try Self.run([
+        let breaking = try await Self.run([missing.cassette.path, "--base-url", base.absoluteString])
+        let harmless = try await Self.run([added.cassette.path, "--base-url", base.absoluteString])
+        let strict = try await Self.run([
             added.cassette.path, "--base-url", base.absoluteString, "--fail-on", "added,missing,type,status",
         ])
         // Then a missing key fails the run and an added one does not, unless asked
@@ -96,24 +102,24 @@ import Testing
             upstream: URLSessionDispatcher(baseURL: base, timeout: 10), configuration: testConfiguration())
         _ = try await recorder.dispatch(.get("/json"))
         // When the tool verifies it with /json rewritten to /uuid
-        let run = try Self.run([files.cassette.path, "--rewrite", "/json", "/uuid"])
+        let run = try await Self.run([files.cassette.path, "--rewrite", "/json", "/uuid"])
         // Then /uuid's shape is reported against /json's
         #expect(run.status == 1, "\(run.output)\(run.errors)")
         #expect(run.output.contains("entry 0: GET \(base.absoluteString)/uuid\n  ✗ missing key slideshow"))
         #expect(run.output.contains("+ added key uuid"))
     }
 
-    @Test func helpExitsZeroAndUsageOrCassetteErrorsExitTwo() throws {
-        let help = try Self.run(["--help"])
+    @Test func helpExitsZeroAndUsageOrCassetteErrorsExitTwo() async throws {
+        let help = try await Self.run(["--help"])
         #expect(help.status == 0)
         #expect(help.output.contains("USAGE: errand-verify <cassette.har>"))
-        let unknown = try Self.run(["cassette.har", "--fail-on", "everything"])
+        let unknown = try await Self.run(["cassette.har", "--fail-on", "everything"])
         #expect(unknown.status == 2)
         #expect(unknown.errors.contains("unknown change \"everything\""))
-        let noCassette = try Self.run(["--base-url", "http://127.0.0.1:1"])
+        let noCassette = try await Self.run(["--base-url", "http://127.0.0.1:1"])
         #expect(noCassette.status == 2)
         #expect(noCassette.errors.contains("Name the cassette"))
-        let unreadable = try Self.run(["/nonexistent/cassette.har"])
+        let unreadable = try await Self.run(["/nonexistent/cassette.har"])
         #expect(unreadable.status == 2)
         #expect(unreadable.errors.contains("/nonexistent/cassette.har"))
     }

@@ -76,10 +76,17 @@ package enum CompilerProbe {
         try await offPool { Result { try compileBlocking(source, to: stage) } }.get()
     }
 
+    /// Lets one compiler run at a time: a few at once, at the start of a parallel run, take every
+    /// core for seconds, and the tests beside them that wait on the network stall past their
+    /// deadlines.
+    private static let oneAtATime = DispatchSemaphore(value: 1)
+
     private static func compileBlocking(_ source: String, to stage: Stage) throws -> Outcome {
         guard let compiler, let modules else {
             throw CocoaError(.fileNoSuchFile)
         }
+        oneAtATime.wait()
+        defer { oneAtATime.signal() }
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("ErrandProbe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 @Suite struct ExampleFailureTests {
-    @Test func unknownCommandIsAUsageError() throws {
+    @Test func unknownCommandIsAUsageError() async throws {
         // Given / When
-        let run = try ExampleProcess().run(["frobnicate"])
+        let run = try await ExampleProcess().run(["frobnicate"])
 
         // Then
         #expect(run.status == 2)
@@ -22,18 +22,18 @@ import Testing
         (["--record"], "--record needs --live"),
         (["--staging", "--live", "http://127.0.0.1:1"], "choose --staging or --live"),
     ])
-    func missingOrBadArgumentIsAUsageError(arguments: [String], message: String) throws {
+    func missingOrBadArgumentIsAUsageError(arguments: [String], message: String) async throws {
         // Given / When
-        let run = try ExampleProcess().run(arguments)
+        let run = try await ExampleProcess().run(arguments)
 
         // Then
         #expect(run.status == 2)
         #expect(run.stderr.contains(message), "\(run.stderr)")
     }
 
-    @Test func productThatDoesNotExistSaysSo() throws {
+    @Test func productThatDoesNotExistSaysSo() async throws {
         // Given / When: the recordings hold the server's 404 for product 9999
-        let run = try ExampleProcess().run(["product", "9999"])
+        let run = try await ExampleProcess().run(["product", "9999"])
 
         // Then
         #expect(run.status == 1)
@@ -41,29 +41,29 @@ import Testing
         #expect(run.stderr.contains("Product with id '9999' not found"))
     }
 
-    @Test func wrongPasswordIsRefusedOfflineAndLive() throws {
+    @Test func wrongPasswordIsRefusedOfflineAndLive() async throws {
         // Given the demo server
         let server = try DemoServer()
         let example = try ExampleProcess()
 
         // When a wrong password is given offline and live
-        let offline = try example.run(["login", "emilys", "wrong"])
-        let live = try example.run(["--live", server.url, "login", "emilys", "not-the-password"])
+        let offline = try await example.run(["login", "emilys", "wrong"])
+        let live = try await example.run(["--live", server.url, "login", "emilys", "not-the-password"])
 
         // Then both say the login was refused, and nothing is stored
         for run in [offline, live] {
             #expect(run.status == 1)
             #expect(run.stderr.contains("error: login refused: wrong user name or password"), "\(run.stderr)")
         }
-        #expect(try example.run(["me"]).status == 1)
+        #expect(try await example.run(["me"]).status == 1)
     }
 
-    @Test func unreachableServerSaysWhere() throws {
+    @Test func unreachableServerSaysWhere() async throws {
         // Given a port nothing listens on (port 1 needs privileges to bind)
         let example = try ExampleProcess()
 
         // When
-        let run = try example.run(["--live", "http://127.0.0.1:1", "products"])
+        let run = try await example.run(["--live", "http://127.0.0.1:1", "products"])
 
         // Then
         #expect(run.status == 1)
@@ -71,9 +71,9 @@ import Testing
             run.stderr.contains("error: cannot reach the live server at http://127.0.0.1:1"), "\(run.stderr)")
     }
 
-    @Test func commandTheRecordingsDoNotCoverSaysHowToRunIt() throws {
+    @Test func commandTheRecordingsDoNotCoverSaysHowToRunIt() async throws {
         // Given / When: product 7 was never recorded
-        let run = try ExampleProcess().run(["product", "7"])
+        let run = try await ExampleProcess().run(["product", "7"])
 
         // Then
         #expect(run.status == 1)
@@ -82,12 +82,12 @@ import Testing
         #expect(run.stderr.contains("--live <url>"))
     }
 
-    @Test func missingRecordingsFolderIsReported() throws {
+    @Test func missingRecordingsFolderIsReported() async throws {
         // Given a folder without recordings
         let example = try ExampleProcess()
 
         // When
-        let run = try example.run([
+        let run = try await example.run([
             "--recordings", example.home.appendingPathComponent("none").path, "products",
         ])
 

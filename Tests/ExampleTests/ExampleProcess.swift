@@ -5,9 +5,9 @@ import Testing
 ///
 /// The binary sits next to the test bundle in the build products directory, where
 /// `swift build --build-tests` (and so `swift test`) leaves every product of the package.
-struct ExampleProcess {
+struct ExampleProcess: Sendable {
     /// What one run printed and how it ended.
-    struct Outcome {
+    struct Outcome: Sendable {
         let status: Int32
         let stdout: String
         let stderr: String
@@ -41,8 +41,18 @@ struct ExampleProcess {
             found, "Example is not built next to the tests (looked in \(folders)); run swift build")
     }
 
-    /// Runs `Example` with `arguments` and waits for it to end.
-    func run(_ arguments: [String]) throws -> Outcome {
+    /// Runs `Example` with `arguments` and waits for it to end, on a thread of its own: a test
+    /// that blocked a thread of the cooperative pool for the seconds a run takes would hold up
+    /// every other test waiting for that pool (two such tests hold all of it on two cores).
+    func run(_ arguments: [String]) async throws -> Outcome {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try self.runBlocking(arguments) })
+            }
+        }
+    }
+
+    private func runBlocking(_ arguments: [String]) throws -> Outcome {
         let process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments

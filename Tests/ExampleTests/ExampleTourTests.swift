@@ -2,14 +2,14 @@ import Foundation
 import Testing
 
 @Suite struct ExampleTourTests {
-    @Test func offlineTourPrintsWhatALiveRunPrints() throws {
+    @Test func offlineTourPrintsWhatALiveRunPrints() async throws {
         // Given the demo server, and the recordings shipped in the repository
         let server = try DemoServer()
         let example = try ExampleProcess()
 
         // When the tour runs offline and then against the server
-        let offline = try example.run([])
-        let live = try example.run(["--live", server.url])
+        let offline = try await example.run([])
+        let live = try await example.run(["--live", server.url])
 
         // Then both succeed and print the same bytes
         #expect(offline.status == 0, "\(offline.stderr)")
@@ -19,12 +19,12 @@ import Testing
         #expect(live.stderr.contains("[live: \(server.url)"))
     }
 
-    @Test func offlineTourWalksTheCatalogAndTheSession() throws {
+    @Test func offlineTourWalksTheCatalogAndTheSession() async throws {
         // Given a fresh machine's view: no server, the shipped recordings
         let example = try ExampleProcess()
 
         // When the tour runs with no arguments
-        let tour = try example.run([])
+        let tour = try await example.run([])
 
         // Then it lists, searches, pages, opens one product, and signs in, out and in between
         #expect(tour.status == 0, "\(tour.stderr)")
@@ -39,12 +39,12 @@ import Testing
         }
     }
 
-    @Test func verboseShowsTheRefreshAndRedactsTheToken() throws {
+    @Test func verboseShowsTheRefreshAndRedactsTheToken() async throws {
         // Given the offline tour
         let example = try ExampleProcess()
 
         // When it runs with --verbose
-        let tour = try example.run(["--verbose"])
+        let tour = try await example.run(["--verbose"])
 
         // Then the log on standard error shows the refresh, and no bearer token in clear
         #expect(tour.status == 0, "\(tour.stderr)")
@@ -54,16 +54,16 @@ import Testing
         #expect(!tour.stdout.contains("[errand"))
     }
 
-    @Test func recordThenReplayGivesTheLiveOutput() throws {
+    @Test func recordThenReplayGivesTheLiveOutput() async throws {
         // Given the demo server and an empty recordings folder
         let server = try DemoServer()
         let example = try ExampleProcess()
         let folder = example.home.appendingPathComponent("recordings", isDirectory: true)
 
         // When the tour is recorded from the server, then replayed from that folder
-        let recorded = try example.run(["--record", "--live", server.url, "--recordings", folder.path])
-        let replayed = try example.run(["--recordings", folder.path])
-        let missing = try example.run(["--recordings", folder.path, "product", "7"])
+        let recorded = try await example.run(["--record", "--live", server.url, "--recordings", folder.path])
+        let replayed = try await example.run(["--recordings", folder.path])
+        let missing = try await example.run(["--recordings", folder.path, "product", "7"])
 
         // Then the replay prints the tour as the server answered it
         #expect(recorded.status == 0, "\(recorded.stderr)")
@@ -73,15 +73,15 @@ import Testing
         #expect(missing.status == 1)
     }
 
-    @Test func loginMeAndLogoutKeepTheSessionBetweenRuns() throws {
+    @Test func loginMeAndLogoutKeepTheSessionBetweenRuns() async throws {
         // Given the shipped recordings and an empty home folder
         let example = try ExampleProcess()
 
         // When the user signs in, asks who they are, signs out and asks again
-        let login = try example.run(["login", "emilys", "emilyspass"])
-        let me = try example.run(["me"])
-        let logout = try example.run(["logout"])
-        let after = try example.run(["me"])
+        let login = try await example.run(["login", "emilys", "emilyspass"])
+        let me = try await example.run(["me"])
+        let logout = try await example.run(["logout"])
+        let after = try await example.run(["me"])
 
         // Then the session outlives each process until logout
         #expect(login.stdout == "Logged in as Emily Johnson.\n", "\(login.stderr)")
@@ -91,14 +91,14 @@ import Testing
         #expect(after.stderr.contains("not logged in"))
     }
 
-    @Test func tourLeavesAStoredLoginAlone() throws {
+    @Test func tourLeavesAStoredLoginAlone() async throws {
         // Given a user signed in from an earlier command
         let example = try ExampleProcess()
-        let login = try example.run(["login", "emilys", "emilyspass"])
+        let login = try await example.run(["login", "emilys", "emilyspass"])
 
         // When the tour runs, which signs in and out on its own
-        let tour = try example.run([])
-        let me = try example.run(["me"])
+        let tour = try await example.run([])
+        let me = try await example.run(["me"])
 
         // Then the stored session is still there
         #expect(login.status == 0, "\(login.stderr)")
@@ -106,16 +106,16 @@ import Testing
         #expect(me.status == 0, "\(me.stderr)")
     }
 
-    @Test func commandsReplayOffline() throws {
+    @Test func commandsReplayOffline() async throws {
         // Given the shipped recordings
         let example = try ExampleProcess()
 
         // When the README's commands run offline
-        let search = try example.run(["products", "--search", "phone"])
-        let page = try example.run(["products", "--page", "2"])
-        let add = try example.run(["add", "--title", "Errand mug", "--price", "12.5"])
-        let update = try example.run(["update", "1", "--title", "iPhone 9 (renewed)", "--price", "499"])
-        let delete = try example.run(["delete", "1"])
+        let search = try await example.run(["products", "--search", "phone"])
+        let page = try await example.run(["products", "--page", "2"])
+        let add = try await example.run(["add", "--title", "Errand mug", "--price", "12.5"])
+        let update = try await example.run(["update", "1", "--title", "iPhone 9 (renewed)", "--price", "499"])
+        let delete = try await example.run(["delete", "1"])
 
         // Then each prints the recorded answer
         #expect(search.stdout.contains("Search \"phone\": 3 found"), "\(search.stderr)")

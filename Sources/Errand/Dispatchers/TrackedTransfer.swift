@@ -14,7 +14,11 @@ import Foundation
 /// chunk as it arrives, so a body over the limit is stopped before it is held in memory.
 final class TrackedTransfer: Sendable {
     private struct State {
-        var body = Data()
+        /// The body's chunks as they came, joined once at the end: no buffer is regrown (and
+        /// briefly held twice) as the body grows, and a body of one chunk is never copied.
+        var chunks: [Data] = []
+        /// The bytes in ``chunks``; never more than the limit.
+        var received = 0
         var downloadTotal: Int64?
         var sent: Int64 = 0
         var lastDownload: TransferProgress?
@@ -53,11 +57,10 @@ final class TrackedTransfer: Sendable {
         let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
         let decoded = encoding.map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         state.withLock { state in
-            state.body = Data()
+            state.chunks = []
+            state.received = 0
             state.lastDownload = nil
             state.downloadTotal = length >= 0 && !decoded ? length : nil
-            // One allocation for a body of known length, instead of one per doubling.
-            if let total = state.downloadTotal, total > 0 { state.body.reserveCapacity(Int(total)) }
         }
         return true
     }
@@ -67,16 +70,18 @@ final class TrackedTransfer: Sendable {
     func received(_ data: Data) {
         let (event, crossed) = state.withLock { state -> (TransferProgress?, Bool) in
             guard !state.tooLarge else { return (nil, false) }
-            // The one check on the common path; `body.count` never exceeds `limit`.
-            guard data.count <= limit - state.body.count else {
+            // The one check on the common path; `received` never exceeds `limit`.
+            guard data.count <= limit - state.received else {
                 state.tooLarge = true
-                state.body = Data()
+                state.chunks = []
+                state.received = 0
                 return (nil, true)
             }
-            state.body.append(data)
+            state.chunks.append(data)
+            state.received += data.count
             guard reporter != nil else { return (nil, false) }
             return (
-                Self.download(&state, completed: Int64(state.body.count), total: state.downloadTotal), false
+                Self.download(&state, completed: Int64(state.received), total: state.downloadTotal), false
             )
         }
         if crossed {
@@ -105,7 +110,7 @@ final class TrackedTransfer: Sendable {
 
     /// Delivers the task's end: the refusal if any, else the final counts and then the outcome.
     func complete(response: URLResponse?, error: (any Error)?) {
-        let (body, refusal, finals) = state.withLock { state in
+        let (chunks, received, refusal, finals) = state.withLock { state in
             var finals: [TransferProgress] = []
             if error == nil, state.refusal == nil, response != nil {
                 if uploadTotal > 0, state.sent < uploadTotal {
@@ -114,21 +119,29 @@ final class TrackedTransfer: Sendable {
                         TransferProgress(
                             direction: .upload, completedBytes: uploadTotal, totalBytes: uploadTotal))
                 }
-                let count = Int64(state.body.count)
+                let count = Int64(state.received)
                 // The total is known at the end: the bytes that came, when they differ from what was announced.
                 let total = state.downloadTotal.map { _ in count }
                 if let event = Self.download(&state, completed: count, total: total, final: true) {
                     finals.append(event)
                 }
             }
-            return (state.body, state.refusal, finals)
+            return (state.chunks, state.received, state.refusal, finals)
         }
         if let refusal {
             call.fail(refusal)
             return
         }
         for event in finals { report(event) }
-        call.complete(data: body, response: response, error: error)
+        call.complete(data: Self.joined(chunks, count: received), response: response, error: error)
+    }
+
+    /// The body from its chunks: the one chunk itself when there is only one.
+    private static func joined(_ chunks: [Data], count: Int) -> Data {
+        guard chunks.count > 1 else { return chunks.first ?? Data() }
+        var body = Data(capacity: count)
+        for chunk in chunks { body.append(chunk) }
+        return body
     }
 
     private static func download(
