@@ -35,8 +35,10 @@ import Testing
             let lines = Int.random(in: 1...6, using: &random)
             let yields = Int.random(in: 0..<400, using: &random)
             // Off the cooperative pool: each run blocks its thread until the writer is killed.
-            try await offPool { Result { try Self.run(writer, in: folder, killingAfter: lines, yields: yields) } }
-                .get()
+            try await offPool {
+                Result { try Self.run(writer, in: folder, killingAfter: lines, yields: yields) }
+            }
+            .get()
 
             // Then each file is one whole version that was written
             try await Self.expectWhole(folder, after: kill)
