@@ -37,6 +37,26 @@ final class SoloWorkload: Sendable {
 
     static let inFlight = 8
 
+    /// The dispatcher of an in-memory kind, answering `Payload.path` with `bytes`.
+    ///
+    /// For cache-hit, the warm-up's first request stores the response; every later one hits.
+    private static func inMemoryDispatcher<Payload: BenchmarkPayload>(
+        _ kind: Kind, serving bytes: Data, for type: Payload.Type
+    ) -> any NetworkDispatcher {
+        switch kind {
+        case .cacheHit: return CacheHitScenario.cache(serving: bytes, for: type)
+        case .inMemoryNginx, .inMemoryRecorded:
+            let stub = InMemoryDispatcher(recordsRequests: false)
+            stub.stub(
+                .get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
+            guard kind == .inMemoryRecorded else { return stub }
+            let configuration = FlightRecorder.Configuration(
+                maximumEntries: 500, maximumBytes: 8 << 20, baseURL: URL(string: "http://127.0.0.1:8080"))
+            return stub.flightRecording(into: FlightRecorder(configuration))
+        default: return InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
+        }
+    }
+
     /// The headers nginx answers a static file with.
     static func nginxHeaders(_ length: Int) -> HTTPHeaders {
         [
@@ -70,33 +90,8 @@ final class SoloWorkload: Sendable {
                 for _ in 0..<count { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
                 try check(sum, each * count)
             }
-        case .inMemory, .cacheHit:
-            // For cache-hit, the warm-up's first request stores the response; every later one hits.
-            let dispatcher: any NetworkDispatcher =
-                kind == .cacheHit
-                ? CacheHitScenario.cache(serving: bytes, for: type)
-                : InMemoryScenario.dispatcher(serving: bytes, at: Payload.path)
-            return SoloWorkload { count in
-                let tally = Tally()
-                for _ in 0..<count {
-                    request.execute(
-                        dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
-                        onError: { tally.fail($0) })
-                }
-                try check(try tally.sum(), each * count)
-            }
-        case .inMemoryNginx, .inMemoryRecorded:
-            let stub = InMemoryDispatcher(recordsRequests: false)
-            stub.stub(
-                .get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
-            let dispatcher: any NetworkDispatcher =
-                kind == .inMemoryRecorded
-                ? stub.flightRecording(
-                    into: FlightRecorder(
-                        FlightRecorder.Configuration(
-                            maximumEntries: 500, maximumBytes: 8 << 20,
-                            baseURL: URL(string: "http://127.0.0.1:8080"))))
-                : stub
+        case .inMemory, .cacheHit, .inMemoryNginx, .inMemoryRecorded:
+            let dispatcher = inMemoryDispatcher(kind, serving: bytes, for: type)
             return SoloWorkload { count in
                 let tally = Tally()
                 for _ in 0..<count {
