@@ -19,11 +19,13 @@ extension DI {
         return resolveTrapping(type, name: name)
     }
 
-    /// Resolves as ``resolve(_:name:)`` does, once the cached-singleton shortcut has missed.
+    /// Resolves as ``resolve(_:name:)`` does, once the cached-singleton shortcut has missed
+    /// (so the index is not searched for a created singleton a second time).
     @usableFromInline
     func resolveTrapping<T>(_ type: T.Type, name: Name?) -> T {
         do {
-            return try value(type, name: name, viewModel: nil)
+            try checkNoLateRegistration()
+            return try producedValue(type, name: name, key: BindingKey(type, name: name), viewModel: nil)
         } catch {
             error.trap()
         }
