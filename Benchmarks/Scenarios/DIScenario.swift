@@ -32,6 +32,11 @@ struct DIScenario: Scenario {
                 DIBaseline.readClient(count, into: sink)
             }
         }
+        let inject = Contender(name: "@Inject") {
+            try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
+                DIGraph.injectClient(count, into: sink)
+            }
+        }
         let comparisons = [
             Comparison(
                 label: "cached singleton", variant: "container.resolve", metric: .nanoseconds,
@@ -44,11 +49,7 @@ struct DIScenario: Scenario {
             Comparison(
                 label: "cached singleton", variant: "@Inject", metric: .nanoseconds,
                 target: .atMost(60, .nanoseconds), baseline: readLet,
-                errand: Contender(name: "@Inject") {
-                    try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
-                        DIGraph.injectClient(count, into: sink)
-                    }
-                }),
+                errand: inject),
             Comparison(
                 label: "cached singleton, made at run time", variant: "@Inject", metric: .nanoseconds,
                 target: nil,
@@ -57,11 +58,7 @@ struct DIScenario: Scenario {
                         DIBaseline.readClientMadeAtRunTime(count, into: sink)
                     }
                 },
-                errand: Contender(name: "@Inject") {
-                    try Self.sample(count: singletons, checksum: DIGraph.clientID) { count, sink in
-                        DIGraph.injectClient(count, into: sink)
-                    }
-                }),
+                errand: inject),
             Comparison(
                 label: "cached singleton", variant: "DI.current.resolve", metric: .nanoseconds,
                 target: nil, baseline: readLet,
