@@ -20,12 +20,18 @@ final class SoloWorkload: Sendable {
         case inMemoryNginx = "in-memory-nginx"
         /// `in-memory-nginx` with a flight recorder around the dispatcher.
         case inMemoryRecorded = "in-memory-recorded"
+        /// `in-memory-nginx` wrapped in the full-stack scenario's policies: beside
+        /// `in-memory-nginx`, what the policies cost per request without the network's noise.
+        case inMemoryFullStack = "in-memory-full-stack"
         /// Callback `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHit = "cache-hit"
         /// Async `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHitAsync = "cache-hit-async"
         /// Raw `URLSession` + `JSONDecoder`, 8 in flight.
         case rawURLSession = "urlsession-raw"
+        /// Raw `URLSession` with delegate-driven tasks + `JSONDecoder`, 8 in flight: beside
+        /// `urlsession-raw`, what FoundationNetworking's streaming path costs by itself.
+        case rawStreamingURLSession = "urlsession-raw-streaming"
         /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
         case errandURLSession = "urlsession-errand"
         /// Callback `execute` on the full-stack scenario's policies around a `URLSessionDispatcher`,
@@ -45,10 +51,11 @@ final class SoloWorkload: Sendable {
     ) -> any NetworkDispatcher {
         switch kind {
         case .cacheHit: return CacheHitScenario.cache(serving: bytes, for: type)
-        case .inMemoryNginx, .inMemoryRecorded:
+        case .inMemoryNginx, .inMemoryRecorded, .inMemoryFullStack:
             let stub = InMemoryDispatcher(recordsRequests: false)
             stub.stub(
                 .get, Payload.path, response: .status(200, headers: nginxHeaders(bytes.count), body: bytes))
+            if kind == .inMemoryFullStack { return FullStackScenario.stack(over: stub) }
             guard kind == .inMemoryRecorded else { return stub }
             let configuration = FlightRecorder.Configuration(
                 maximumEntries: 500, maximumBytes: 8 << 20, baseURL: URL(string: "http://127.0.0.1:8080"))
@@ -90,7 +97,7 @@ final class SoloWorkload: Sendable {
                 for _ in 0..<count { sum &+= try decoder.decode(Payload.self, from: bytes).checksum }
                 try check(sum, each * count)
             }
-        case .inMemory, .cacheHit, .inMemoryNginx, .inMemoryRecorded:
+        case .inMemory, .cacheHit, .inMemoryNginx, .inMemoryRecorded, .inMemoryFullStack:
             let dispatcher = inMemoryDispatcher(kind, serving: bytes, for: type)
             return SoloWorkload { count in
                 let tally = Tally()
@@ -99,6 +106,10 @@ final class SoloWorkload: Sendable {
                         dispatcher: dispatcher, callbackQueue: nil, onSuccess: { tally.add($0.checksum) },
                         onError: { tally.fail($0) })
                 }
+                // A policy may answer the first requests later, from a task (auth reading its
+                // storage): wait for them, for a while.
+                let giveUp = ContinuousClock.now + .seconds(10)
+                while try tally.sum() < each * count, ContinuousClock.now < giveUp { await Task.yield() }
                 try check(try tally.sum(), each * count)
             }
         case .inMemoryAsync, .cacheHitAsync:
@@ -114,6 +125,15 @@ final class SoloWorkload: Sendable {
         case .rawURLSession:
             let raw = RawClient(baseURL: try serverURL(context))
             let url = raw.url(of: type)
+            return SoloWorkload { count in
+                let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
+                    raw.fetch(Payload.self, from: url, done: done)
+                }
+                try check(run.checksum, each * count)
+            }
+        case .rawStreamingURLSession:
+            let raw = RawStreamingClient(baseURL: try serverURL(context))
+            let url = try serverURL(context).appending(path: Payload.fileName)
             return SoloWorkload { count in
                 let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
                     raw.fetch(Payload.self, from: url, done: done)

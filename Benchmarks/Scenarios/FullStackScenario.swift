@@ -40,7 +40,7 @@ struct FullStackScenario: Scenario {
     }
 
     /// The policies around `transport`, innermost first.
-    static func stack(over transport: URLSessionDispatcher) -> any NetworkDispatcher {
+    static func stack(over transport: some NetworkDispatcher) -> any NetworkDispatcher {
         let storage = InMemoryTokenStorage(TokenPair(accessToken: accessToken))
         return
             transport

@@ -194,4 +194,35 @@ final class CapturingSink: LogSink {
         #expect(sink.texts == ["[errand #1] → GET /x", "[errand #1] ← timedOut GET /x 0.0 ms"])
         #expect(sink.captured.last?.event == .failure)
     }
+
+    @Test func anAnswerGivenDuringDispatchIsLoggedAndDeliveredBeforeDispatchReturns() async throws {
+        // Given logging at body level over a stub that answers at once, and one that fails at once
+        let inner = InMemoryDispatcher()
+        inner.stub(.get, "/x", response: .text("ok"))
+        inner.stub(.get, "/down", response: .failure(.transport))
+        let sink = CapturingSink()
+        let dispatcher = inner.logging(to: sink, level: .body, clock: ManualClock())
+        let returned = Locked(false)
+        let order = Locked<[String]>([])
+
+        // When each is dispatched on callbacks
+        for path in ["/x", "/down"] {
+            returned.withLock { $0 = false }
+            dispatcher.dispatch(
+                request: .get(path),
+                onSuccess: { _ in
+                    order.withLock { $0.append("\(path) answered, returned: \(returned.withLock { $0 })") }
+                },
+                onError: { _ in
+                    order.withLock { $0.append("\(path) failed, returned: \(returned.withLock { $0 })") }
+                })
+            returned.withLock { $0 = true }
+        }
+
+        // Then both lines of each were written and its outcome handed on while dispatch ran: the
+        // policy started no task of its own
+        #expect(order.withLock { $0 } == ["/x answered, returned: false", "/down failed, returned: false"])
+        #expect(sink.captured.map(\.event) == [.request, .response, .request, .failure])
+        #expect(sink.captured.map(\.requestID) == [1, 1, 2, 2])
+    }
 }

@@ -24,7 +24,8 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
     public var level: LogLevel { formatter.level }
 
     private let formatter: LogFormatter
-    private let clock: any Clock<Duration>
+    /// The injected clock, read as the time since the policy was made.
+    private let clock: ElapsedClock
     private let counter = Locked(0)
 
     /// Creates a logging dispatcher.
@@ -45,25 +46,58 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.base = base
         self.sink = sink
         self.formatter = LogFormatter(level: level, vocabulary: vocabulary, bodyLimit: max(0, bodyLimit))
-        self.clock = clock
+        self.clock = ElapsedClock(clock)
     }
 
     /// Logs the request, sends it through the base dispatcher, logs the outcome.
+    ///
+    /// Works on callbacks, with no task: the request line is written before this returns, the
+    /// outcome's line just before the outcome is handed on, on the thread that delivered it.
     @discardableResult
     public func dispatch(
         request: RequestData,
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) in
-            try await send(request)
+        guard level > .none else {
+            return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
+        let started = logStart(of: request)
+        return base.dispatch(
+            request: request,
+            onSuccess: { [self] response in
+                logSuccess(response, of: request, started: started)
+                onSuccess(response)
+            },
+            onError: { [self] error in
+                let error = error.attaching(request)
+                logFailure(error, of: request, started: started)
+                onError(error)
+            })
     }
 
     /// Logs the request, awaits the base dispatcher, logs the response or the error.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard level > .none else { return try await base.sendInline(request) }
+        let started = logStart(of: request)
+        do {
+            let response = try await base.sendInline(request)
+            logSuccess(response, of: request, started: started)
+            return response
+        } catch {
+            logFailure(error, of: request, started: started)
+            throw error
+        }
+    }
+
+    /// A request on its way: its number and when it left, on the policy's clock.
+    private struct Started {
+        let id: Int
+        let at: Duration
+    }
+
+    /// Numbers `request`, writes its line, and notes the time.
+    private func logStart(of request: RequestData) -> Started {
         let id = counter.withLock { count in
             count += 1
             return count
@@ -71,24 +105,19 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
         sink.log(
             LogLine(
                 requestID: id, level: level, event: .request, text: formatter.requestText(request, id: id)))
-        var outcome = Result<NetworkResponse, NetworkError>.failure(.cancelled(request))
-        let elapsed = await clock.measure {
-            do throws(NetworkError) {
-                outcome = .success(try await base.sendInline(request))
-            } catch {
-                outcome = .failure(error)
-            }
-        }
-        switch outcome {
-        case .success(let response):
-            let text = formatter.responseText(response, request: request, id: id, elapsed: elapsed)
-            sink.log(LogLine(requestID: id, level: level, event: .response, text: text))
-            return response
-        case .failure(let error):
-            let text = formatter.failureText(error, request: request, id: id, elapsed: elapsed)
-            sink.log(LogLine(requestID: id, level: level, event: .failure, text: text))
-            throw error
-        }
+        return Started(id: id, at: clock.elapsed())
+    }
+
+    private func logSuccess(_ response: NetworkResponse, of request: RequestData, started: Started) {
+        let elapsed = clock.elapsed() - started.at
+        let text = formatter.responseText(response, request: request, id: started.id, elapsed: elapsed)
+        sink.log(LogLine(requestID: started.id, level: level, event: .response, text: text))
+    }
+
+    private func logFailure(_ error: NetworkError, of request: RequestData, started: Started) {
+        let elapsed = clock.elapsed() - started.at
+        let text = formatter.failureText(error, request: request, id: started.id, elapsed: elapsed)
+        sink.log(LogLine(requestID: started.id, level: level, event: .failure, text: text))
     }
 }
 
