@@ -39,7 +39,10 @@ final class SessionCall: Cancellable {
     ///   task was never resumed.
     @discardableResult
     func start(_ task: URLSessionTask, deadlines: DeadlineScheduler) -> Bool {
-        let timer = deadlines.schedule(after: deadline) { [weak self] in self?.expire() }
+        // Held strongly: the scheduler lets go of it when the call finishes (finish() cancels
+        // the timer) or expires, and a weak reference would move every retain and release of
+        // the call onto the slow path of a side table.
+        let timer = deadlines.schedule(after: deadline) { self.expire() }
         let running = Running(task: task, timer: timer, deadlines: deadlines)
         let started = state.withLock { state in
             guard state.onError != nil else { return false }

@@ -33,6 +33,9 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// The caller's session, when the dispatcher was given one; `nil` when it owns its session.
     private let session: URLSession?
     private let deadlines = DeadlineScheduler()
+    /// The URLs of query-less paths, each resolved and parsed once; `nil` when the base URL has
+    /// a query of its own, which a memo keyed by path must not hold.
+    private let resolvedURLs: PathMemo<URL>?
     /// The public keys pinned per host; `nil` when nothing is pinned.
     let pins: PublicKeyPins?
     /// The delegate of the second session, for requests that ask for progress.
@@ -71,6 +74,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         self.maximumResponseSize = maximumResponseSize
         self.pins = pinning
         self.transfers = transfers
+        self.resolvedURLs = Self.memo(for: baseURL)
         self.session = nil
         self.trackedSession = TrackedSession(configuration: configuration, delegate: transfers)
     }
@@ -100,6 +104,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         self.timeout = timeout
         self.maximumResponseSize = maximumResponseSize
         self.session = session
+        self.resolvedURLs = Self.memo(for: baseURL)
         self.pins = nil
         let transfers = TransferDelegate(pins: nil)
         self.transfers = transfers
@@ -108,6 +113,11 @@ public final class URLSessionDispatcher: NetworkDispatcher {
 
     deinit {
         trackedSession.invalidate()
+    }
+
+    /// A memo of resolved URLs for paths against `baseURL`, unless it has a query or fragment.
+    static func memo(for baseURL: URL?) -> PathMemo<URL>? {
+        baseURL?.absoluteString.hasQueryOrFragment == true ? nil : PathMemo()
     }
 
     /// The default ``maximumResponseSize``: 16 MiB, far above any JSON answer and small enough
@@ -159,7 +169,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
                         "The dispatcher's default timeout \(timeout) is not a valid deadline: \(problem).",
                     request: request)
             }
-            urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline)
+            urlRequest = try request.urlRequest(baseURL: baseURL, timeout: deadline, urls: resolvedURLs)
             try refuseUncheckablePins(urlRequest, request: request)
         } catch {
             onError(error)
@@ -199,8 +209,22 @@ extension RequestData {
     static let longestIdleTimeout = TimeInterval(Int32.max)
 
     /// The `URLRequest` that puts this request on the wire.
-    func urlRequest(baseURL: URL?, timeout: TimeInterval) throws(NetworkError) -> URLRequest {
-        var urlRequest = URLRequest(url: try resolvedURL(relativeTo: baseURL))
+    ///
+    /// - Parameter urls: Where the URL of a query-less path is kept once resolved: parsing a URL
+    ///   is the costliest step of building the request.
+    func urlRequest(baseURL: URL?, timeout: TimeInterval, urls: PathMemo<URL>? = nil) throws(NetworkError)
+        -> URLRequest
+    {
+        let url: URL
+        if let urls, query.isEmpty, !path.hasQueryOrFragment,
+            let known = try urls.value(
+                for: path, otherwise: { () throws(NetworkError) in try resolvedURL(relativeTo: baseURL) })
+        {
+            url = known
+        } else {
+            url = try resolvedURL(relativeTo: baseURL)
+        }
+        var urlRequest = URLRequest(url: url)
         // GET is URLRequest's own default; setting it anyway costs a normalising copy per request.
         if method != .get { urlRequest.httpMethod = method.rawValue }
         // FoundationNetworking truncates this idle timeout to whole seconds (0.5 s fired at once,

@@ -7,7 +7,7 @@ import Foundation
 /// so nothing a redaction would hide is ever held here: the kept entries hold the same text.
 struct ResolvedURLs: Sendable {
     private let baseURL: URL?
-    private let memo = PathMemo()
+    private let memo = PathMemo<String>()
 
     init(baseURL: URL?) {
         self.baseURL = baseURL
@@ -15,10 +15,10 @@ struct ResolvedURLs: Sendable {
 
     /// The absolute URL of `request`, when it has no query; `nil` when it must be resolved in full.
     func url(of request: RequestData) -> String? {
-        guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return nil }
+        guard request.query.isEmpty, !request.path.hasQueryOrFragment else { return nil }
         return memo.value(for: request.path) {
             guard let url = try? request.resolvedURL(relativeTo: baseURL).absoluteString,
-                !PathMemo.hasQueryOrFragment(url)
+                !url.hasQueryOrFragment
             else { return nil }
             return url
         }

@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func aPathMemoMakesEachValueOnceAndStaysWithinItsLimit() {
-        let memo = PathMemo(limit: 2)
+        let memo = PathMemo<String>(limit: 2)
         let made = Locked(0)
         let make = { (value: String) in
             { () -> String? in

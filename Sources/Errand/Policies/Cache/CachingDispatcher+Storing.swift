@@ -19,7 +19,7 @@ extension CachingDispatcher {
                 path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
                 .map(CacheSecrets.key)
         }
-        guard request.query.isEmpty, !PathMemo.hasQueryOrFragment(request.path) else { return make() }
+        guard request.query.isEmpty, !request.path.hasQueryOrFragment else { return make() }
         return keys.value(for: request.path, otherwise: make)
     }
 

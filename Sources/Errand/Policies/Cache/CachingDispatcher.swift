@@ -44,7 +44,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// ``baseURL`` read once for the cache keys.
     let keyBase: WireURL.Base?
     /// The cache keys of query-less paths, each made once.
-    let keys = PathMemo()
+    let keys = PathMemo<String>()
     /// The byte limit of a ``MemoryCacheStore``, to skip building an entry it would refuse.
     let memoryLimit: Int?
 
