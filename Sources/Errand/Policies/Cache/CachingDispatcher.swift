@@ -137,13 +137,21 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         let requestTime: Date
     }
 
+    /// One parse of the request's `Cache-Control`, one look at the store and one reading of the
+    /// time serve both the lookup for a fresh response and the miss that follows it.
     private func plan(for request: RequestData) -> Plan {
         guard request.method == .get || request.method == .head else { return .unsafe }
         guard let key = cacheKey(for: request), Self.usesCache(request) else { return .pass }
-        if let hit = freshResponse(for: request, key: key) { return .answer(hit) }
         let control = CacheControl(request.headers)
+        let requestTime = now()
         let variants = store.responses(for: key)
         let stored = control.noStore ? nil : variants.first { $0.matches(request) }
+        if let stored {
+            let age = CacheFreshness.currentAge(of: stored, now: requestTime)
+            if CacheFreshness.isFresh(stored, for: control, age: age) {
+                return .answer(stored.response(for: request, age: age, status: .hit))
+            }
+        }
         if control.onlyIfCached {
             return .answer(NetworkResponse(statusCode: 504, request: request))
         }
@@ -151,7 +159,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         return .fetch(
             Miss(
                 request: request, sent: conditional ?? request, key: key, noStore: control.noStore,
-                variants: variants, stored: conditional == nil ? nil : stored, requestTime: now()))
+                variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime))
     }
 
     /// The response to a miss: a `304` merged into the stored response, else the answer, stored
@@ -178,20 +186,6 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
             save(entry, among: miss.variants)
         }
         return response
-    }
-
-    /// The stored response that may answer `request` now without asking the server, if any.
-    private func freshResponse(for request: RequestData, key: String) -> NetworkResponse? {
-        guard request.method == .get || request.method == .head, Self.usesCache(request) else { return nil }
-        let control = CacheControl(request.headers)
-        guard !control.noStore else { return nil }
-        let now = now()
-        for entry in store.responses(for: key) where entry.matches(request) {
-            let age = CacheFreshness.currentAge(of: entry, now: now)
-            guard CacheFreshness.isFresh(entry, for: control, age: age) else { return nil }
-            return entry.response(for: request, age: age, status: .hit)
-        }
-        return nil
     }
 
     /// Whether the cache takes part in `request`: it has no conditional or range headers of its own.
