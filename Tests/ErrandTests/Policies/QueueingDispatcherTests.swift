@@ -91,6 +91,24 @@ import Testing
         #expect(probe.deliveries.count == 1)
     }
 
+    @Test func aRequestThatFindsAFreeSlotIsHandedTheWrappedDispatchersOwnHandle() async throws {
+        // Given a queue with room, in front of a dispatcher whose handles the test knows
+        let inner = HandingDispatcher()
+        let queue = inner.limitingConcurrency(to: 1)
+
+        // When a request is sent and finds the slot free, then another finds it taken
+        let first = queue.dispatch(request: .get("/a"), onSuccess: { _ in }, onError: { _ in })
+        let second = queue.dispatch(request: .get("/b"), onSuccess: { _ in }, onError: { _ in })
+
+        // Then the first went out at once with the inner handle, nothing wrapped around it, and
+        // the second waits behind a handle of the queue's
+        let firstIsInner = (first as AnyObject) === inner.handle
+        let secondIsInner = (second as AnyObject) === inner.handle
+        #expect(firstIsInner)
+        #expect(!secondIsInner)
+        #expect(queue.inFlightCount == 1 && queue.waitingCount == 1)
+    }
+
     @Test func aDeadlineThatPassesWhileWaitingFailsTheRequestWithTimedOut() async throws {
         // Given a queue of 1, its slot taken, and two requests waiting with 5 s and 20 s deadlines
         let clock = ManualClock()
@@ -198,4 +216,18 @@ import Testing
         #expect(queue.inFlightCount == 0)
         #expect(queue.waitingCount == 0)
     }
+}
+
+/// A dispatcher that never answers and hands back the same known handle for every request.
+private struct HandingDispatcher: NetworkDispatcher {
+    final class KnownHandle: Cancellable {
+        func cancel() {}
+    }
+
+    let handle = KnownHandle()
+
+    func dispatch(
+        request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable { handle }
 }

@@ -16,7 +16,7 @@ import Foundation
 ///
 /// Waiting costs a small entry in a lock-protected line, not a task. Wrapped inside other
 /// policies it runs inline in their task; outermost, a request that finds a free slot is sent
-/// without any task at all. Copies share one queue.
+/// without any task at all, and its handle is the wrapped dispatcher's own. Copies share one queue.
 public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the requests.
     public let base: any NetworkDispatcher
@@ -60,19 +60,12 @@ public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard !request.bypassesQueue else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
+        // A free slot: sent at once, and the wrapped dispatcher's handle cancels it, so neither a
+        // ticket nor a starter is made.
+        if queue.claimSlot() { return sendHoldingSlot(request, onSuccess: onSuccess, onError: onError) }
         let ticket = QueueTicket(queue: queue)
-        let start: @Sendable (RequestData) -> Void = { [base, queue] request in
-            let handle = base.dispatch(
-                request: request,
-                onSuccess: { response in
-                    queue.release()
-                    onSuccess(response)
-                },
-                onError: { error in
-                    queue.release()
-                    onError(error)
-                })
-            ticket.started(handle)
+        let start: @Sendable (RequestData) -> Void = { [self] request in
+            ticket.started(sendHoldingSlot(request, onSuccess: onSuccess, onError: onError))
         }
         if let id = queue.enter(request, admit: start, reject: onError) {
             ticket.wait(id)
@@ -80,6 +73,23 @@ public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
             start(request)
         }
         return ticket
+    }
+
+    /// Sends a request that holds a slot, and frees the slot when it ends.
+    private func sendHoldingSlot(
+        _ request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void
+    ) -> any Cancellable {
+        base.dispatch(
+            request: request,
+            onSuccess: { [queue] response in
+                queue.release()
+                onSuccess(response)
+            },
+            onError: { [queue] error in
+                queue.release()
+                onError(error)
+            })
     }
 
     /// Waits for a slot (unless the request bypasses the queue), then sends the request inline.
