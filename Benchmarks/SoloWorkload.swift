@@ -27,7 +27,7 @@ final class SoloWorkload: Sendable {
         case cacheHit = "cache-hit"
         /// Async `execute` answered by a fresh response in a `MemoryCacheStore`.
         case cacheHitAsync = "cache-hit-async"
-        /// Raw `URLSession` + `JSONDecoder`, 8 in flight.
+        /// Raw `URLSession` + `JSONDecoder`, 8 in flight (see ``SoloWorkload/inFlight``).
         case rawURLSession = "urlsession-raw"
         /// Raw `URLSession` with delegate-driven tasks + `JSONDecoder`, 8 in flight: beside
         /// `urlsession-raw`, what FoundationNetworking's streaming path costs by itself.
@@ -41,7 +41,9 @@ final class SoloWorkload: Sendable {
         case errandFlightRecorder = "urlsession-flight-recorder"
     }
 
-    static let inFlight = 8
+    /// Requests in flight for the `urlsession-*` kinds: 8, or `ERRAND_WORKLOAD_IN_FLIGHT`.
+    static let inFlight = max(
+        1, Int(ProcessInfo.processInfo.environment["ERRAND_WORKLOAD_IN_FLIGHT"] ?? "") ?? 8)
 
     /// The dispatcher of an in-memory kind, answering `Payload.path` with `bytes`.
     ///
