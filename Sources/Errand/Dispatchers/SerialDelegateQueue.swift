@@ -3,31 +3,27 @@ import Foundation
 import Synchronization
 
 #if canImport(FoundationNetworking)
-    /// The delegate queue of a dispatcher's own session on Linux: each delegate event runs as a
-    /// block on one serial dispatch queue instead of as an `Operation`, and the session waits
-    /// when the delegate falls far behind.
+    /// Where ``TransferDelegate`` runs, on Linux, what its events leave to do that can reach the
+    /// caller's code: each request's outcome, a failure at the size limit, progress, challenges.
+    /// Each runs as a block on one serial dispatch queue, in the order added, off the session's
+    /// thread (see ``InlineDelegateQueue``); the session waits when that work falls far behind.
     ///
-    /// FoundationNetworking hands every delegate event to the session's queue with
-    /// `addOperation(_:)` (a block), and a delegate-driven task has three or more of them (the
-    /// response, each chunk of the body, the end). A plain `OperationQueue` makes a
-    /// `BlockOperation` for each and runs it through its scheduling (locks, state changes, a
-    /// dispatch hop of its own). One serial queue does the hop alone and keeps the order the
-    /// session relies on (response, then data in order, then completion).
+    /// One serial dispatch queue rather than an `OperationQueue`, which makes a `BlockOperation`
+    /// for each block and runs it through its scheduling (locks, state changes, a dispatch hop
+    /// of its own): the queue does the hop alone and keeps the order.
     ///
-    /// FoundationNetworking never pauses a transfer for a slow delegate: curl reads as fast as
-    /// the server sends, and every chunk (up to 16 KiB) waits in this queue as a copy. A body
-    /// over the size limit would be held in full here, past the limit, before the delegate got
-    /// to the chunk that crosses it. So once ``highWater`` events wait, the thread that adds one
-    /// (the session's, the one reading the socket) waits until the delegate is down to
-    /// ``lowWater``, which stops curl reading and lets TCP slow the server down.
+    /// The session's thread adds the work and never waits for it; work that falls far behind
+    /// would pile up without bound. So once ``highWater`` blocks wait, the thread that adds one
+    /// (the session's, the one reading the socket) waits until they are down to ``lowWater``,
+    /// which stops curl reading and lets TCP slow the server down.
     ///
-    /// The wait is never long: delegate code that calls into the session (starting a task from
-    /// a callback) waits for that same thread, so after ``patience`` the session stops waiting
-    /// until the delegate has caught up.
+    /// The wait is never long: work that calls into the session (starting a task from a
+    /// callback) waits for that same thread, so after ``patience`` the session stops waiting
+    /// until the work has caught up.
     final class SerialDelegateQueue: OperationQueue, @unchecked Sendable {
-        /// Events waiting beyond which the session waits: by default 256, at most 4 MiB of chunks.
+        /// Blocks waiting beyond which the adding thread waits: by default 256.
         let highWater: Int
-        /// Events waiting at which a waiting session goes on.
+        /// Blocks waiting at which a waiting thread goes on.
         let lowWater: Int
         /// The longest a session waits for the delegate before it stops waiting.
         let patience: DispatchTimeInterval

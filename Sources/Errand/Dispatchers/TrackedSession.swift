@@ -31,11 +31,12 @@ final class TrackedSession: Sendable {
         }
     }
 
-    /// The queue the session's delegate runs on: a serial dispatch queue behind an
-    /// `OperationQueue` on Linux (see ``SerialDelegateQueue``), the system's own elsewhere.
+    /// The queue the session's delegate runs on: on Linux none, the events run where the
+    /// session raises them (see ``InlineDelegateQueue`` and ``TransferDelegate``); the system's
+    /// own elsewhere.
     private static func delegateQueue() -> OperationQueue? {
         #if canImport(FoundationNetworking)
-            SerialDelegateQueue()
+            InlineDelegateQueue()
         #else
             nil
         #endif

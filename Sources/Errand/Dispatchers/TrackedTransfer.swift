@@ -40,19 +40,25 @@ final class TrackedTransfer: Sendable {
         self.limit = max(0, limit)
     }
 
+    /// What an event leaves to do where the caller's code may run: failing the request, or
+    /// reporting progress. `nil` when the event only kept count, as almost every event does.
+    typealias FollowUp = @Sendable () -> Void
+
     /// Notes the response's announced length; a compressed body arrives decoded, so its
     /// `Content-Length` says nothing about the bytes delivered and the total stays unknown.
     ///
-    /// - Returns: `false` when the announced length is over the limit: the request has failed
-    ///   with `responseTooLarge` and the task should be cancelled.
-    func received(_ response: URLResponse) -> Bool {
+    /// - Returns: `nil`, or, when the announced length is over the limit, what fails the request
+    ///   with `responseTooLarge` and cancels the task; no later event keeps anything.
+    func received(_ response: URLResponse) -> FollowUp? {
         let length = response.expectedContentLength
         // Even compressed, a body announced over the limit can only be larger once decoded.
         guard length <= limit else {
             state.withLock { $0.tooLarge = true }
-            call.fail(
-                .responseTooLarge(request: call.request, limit: limit, announced: length), stoppingTask: true)
-            return false
+            return { [call, limit] in
+                call.fail(
+                    .responseTooLarge(request: call.request, limit: limit, announced: length),
+                    stoppingTask: true)
+            }
         }
         let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
         let decoded = encoding.map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
@@ -62,12 +68,14 @@ final class TrackedTransfer: Sendable {
             state.lastDownload = nil
             state.downloadTotal = length >= 0 && !decoded ? length : nil
         }
-        return true
+        return nil
     }
 
-    /// Keeps a slice of the body and reports the count so far; past the limit, drops the body
-    /// and fails the request with `responseTooLarge`, which cancels the task.
-    func received(_ data: Data) {
+    /// Keeps a slice of the body; past the limit, drops the body at once.
+    ///
+    /// - Returns: `nil`, or what reports the count so far, or (past the limit) what fails the
+    ///   request with `responseTooLarge` and cancels the task.
+    func received(_ data: Data) -> FollowUp? {
         let (event, crossed) = state.withLock { state -> (TransferProgress?, Bool) in
             guard !state.tooLarge else { return (nil, false) }
             // The one check on the common path; `received` never exceeds `limit`.
@@ -85,11 +93,14 @@ final class TrackedTransfer: Sendable {
             )
         }
         if crossed {
-            call.fail(
-                .responseTooLarge(request: call.request, limit: limit, announced: nil), stoppingTask: true)
-            return
+            return { [call, limit] in
+                call.fail(
+                    .responseTooLarge(request: call.request, limit: limit, announced: nil), stoppingTask: true
+                )
+            }
         }
-        report(event)
+        guard let event else { return nil }
+        return { self.report(event) }
     }
 
     /// Reports the body bytes sent so far.

@@ -10,14 +10,35 @@ import Foundation
 ///
 /// A dispatcher built on the caller's session sends only the requests that ask for progress
 /// (and, on Linux, those of a dispatcher with pins) this way.
+///
+/// On Linux the session raises its events on its own thread (see ``InlineDelegateQueue``): the
+/// response and each chunk of the body are counted there, at once, and everything that can
+/// reach the caller's code (the outcome, a failure at the size limit, progress, challenges,
+/// redirects) goes on through one serial queue, in the order the events came. So a request
+/// costs one hop instead of one per event, and a body is counted as fast as it arrives.
 final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let transfers = Locked<[Int: TrackedTransfer]>([:])
     private let challenges: ChallengeDelegate
     private let pins: PublicKeyPins?
+    #if canImport(FoundationNetworking)
+        /// Where the events' follow-ups run, one at a time, in order.
+        private let followUps = SerialDelegateQueue()
+    #endif
 
     init(pins: PublicKeyPins?) {
         self.pins = pins
         self.challenges = ChallengeDelegate(pins: pins)
+    }
+
+    /// Runs `work` where the caller's code may run: on Linux, after the follow-ups before it,
+    /// off the session's thread (which the caller's code could wait for: starting or cancelling
+    /// a task waits for it); elsewhere, the session's delegate queue is such a place already.
+    private func later(_ work: @escaping @Sendable () -> Void) {
+        #if canImport(FoundationNetworking)
+            followUps.addOperation(work)
+        #else
+            work()
+        #endif
     }
 
     /// Routes the events of `task` to `transfer` until the task completes; call before resuming.
@@ -38,19 +59,21 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let allowed = transfer(for: dataTask)?.received(response) ?? true
-        completionHandler(allowed ? .allow : .cancel)
+        let refusal = transfer(for: dataTask)?.received(response)
+        completionHandler(refusal == nil ? .allow : .cancel)
+        if let refusal { later(refusal) }
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfer(for: dataTask)?.received(data)
+        if let followUp = transfer(for: dataTask)?.received(data) { later(followUp) }
     }
 
     func urlSession(
         _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
         totalBytesExpectedToSend: Int64
     ) {
-        transfer(for: task)?.sent(totalBytes: totalBytesSent)
+        guard let transfer = transfer(for: task) else { return }
+        later { transfer.sent(totalBytes: totalBytesSent) }
     }
 
     func urlSession(
@@ -73,18 +96,25 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        challenges.urlSession(
-            session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        // Later: FoundationNetworking's answer to some dispositions resumes the task, which
+        // waits for the session's thread.
+        later { [challenges] in
+            challenges.urlSession(
+                session, task: task, didReceive: challenge, completionHandler: completionHandler)
+        }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
             return
         }
-        if let refusal = challenges.takeRefusal(forTask: task.taskIdentifier) {
-            transfer.refuse(refusal.attaching(transfer.call.request))
+        let identifier = task.taskIdentifier
+        later { [challenges] in
+            if let refusal = challenges.takeRefusal(forTask: identifier) {
+                transfer.refuse(refusal.attaching(transfer.call.request))
+            }
+            let challenged = challenges.takeChallengedResponse(forTask: identifier)
+            transfer.complete(response: task.response ?? challenged, error: challenged == nil ? error : nil)
         }
-        let challenged = challenges.takeChallengedResponse(forTask: task.taskIdentifier)
-        transfer.complete(response: task.response ?? challenged, error: challenged == nil ? error : nil)
     }
 }
