@@ -12,10 +12,11 @@ import Foundation
 /// (and, on Linux, those of a dispatcher with pins) this way.
 ///
 /// On Linux the session raises its events on its own thread (see ``InlineDelegateQueue``): the
-/// response and each chunk of the body are counted there, at once, and everything that can
-/// reach the caller's code (the outcome, a failure at the size limit, progress, challenges,
-/// redirects) goes on through one serial queue, in the order the events came. So a request
-/// costs one hop instead of one per event, and a body is counted as fast as it arrives.
+/// response and each chunk of the body are counted there, at once, and a redirect is answered
+/// there (it only checks the pins); everything that can reach the caller's code or wait for the
+/// session (the outcome, a failure at the size limit, progress, challenges) goes on through one
+/// serial queue, in the order the events came. So a request costs one hop instead of one per
+/// event, and a body is counted as fast as it arrives.
 final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private let transfers = Locked<[Int: TrackedTransfer]>([:])
     private let challenges: ChallengeDelegate
