@@ -15,6 +15,9 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
     /// Whether the response came from an HTTP cache (see `caching(_:)`): `.network` unless a
     /// caching dispatcher answered from its store, with or without asking the server first.
     public var cacheStatus: CacheStatus
+    /// How many times the request was sent to get this response: 1, unless a retry policy
+    /// (`retrying(_:)`) beneath sent it again, in which case the attempt that answered.
+    public var attempts: Int
 
     /// Creates a response.
     ///
@@ -25,9 +28,10 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
     ///   - url: The URL that answered.
     ///   - request: The request this answers.
     ///   - cacheStatus: Whether it came from a cache; `.network` by default.
+    ///   - attempts: How many times the request was sent to get it; 1 by default.
     public init(
         statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), url: URL? = nil,
-        request: RequestData? = nil, cacheStatus: CacheStatus = .network
+        request: RequestData? = nil, cacheStatus: CacheStatus = .network, attempts: Int = 1
     ) {
         self.statusCode = statusCode
         self.headers = headers
@@ -35,6 +39,7 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
         self.url = url
         self.request = request
         self.cacheStatus = cacheStatus
+        self.attempts = attempts
     }
 
     /// Whether the body came from a cache's store rather than from the server this time: `true`

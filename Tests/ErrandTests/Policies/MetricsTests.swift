@@ -158,6 +158,26 @@ import Testing
         #expect(inside.metrics.allSatisfy { $0.attempts == 1 })
     }
 
+    @Test func aSuccessAfterRetriesCarriesItsAttemptsToTheResponseAndTheMetric() async throws {
+        // Given a server that is busy once, then answers, and one that answers at once
+        let server = InMemoryDispatcher()
+        server.stub(.get, "/flaky", responses: [.status(503), .text("ok")])
+        server.stub(.get, "/steady", response: .text("ok"))
+        let sink = RecordingSink()
+        let measured = server.retrying(RetryingDispatcherTests.exactPolicy(), clock: RecordingClock())
+            .measuring(into: sink)
+
+        // When both are sent, measured outside the retry policy
+        let flaky = try await measured.dispatch(.get("/flaky"))
+        let steady = try await measured.dispatch(.get("/steady"))
+
+        // Then the answer after one retry says 2 attempts, in the response and in its metric
+        #expect(flaky.statusCode == 200 && flaky.attempts == 2)
+        #expect(steady.attempts == 1)
+        #expect(sink.metrics.map(\.attempts) == [2, 1])
+        #expect(sink.metrics.map(\.statusCode) == [200, 200])
+    }
+
     @Test func recordsExactlyOnceForEveryOutcomeAndInline() async throws {
         // Given a measuring policy outermost and one inside another policy
         let server = HoldingDispatcher()

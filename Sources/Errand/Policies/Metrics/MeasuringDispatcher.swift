@@ -89,6 +89,7 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
         case .success(let answer):
             response = answer
             metric.servedFromCache = answer.isFromCache
+            metric.attempts = answer.attempts
         case .failure(let error):
             response = error.response
             metric.errorCode = error.code

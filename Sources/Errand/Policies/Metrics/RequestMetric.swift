@@ -32,9 +32,9 @@ public struct RequestMetric: Hashable, Sendable {
     /// How many times the request was sent beneath the measuring policy, as far as the chain
     /// reports it.
     ///
-    /// A failure carries the count of a retry policy beneath (``NetworkError/attempts``). A
-    /// response does not carry such a count, so a success reads 1 even when a retry beneath
-    /// needed more attempts; measure inside the retry policy to see each attempt.
+    /// The count of a retry policy beneath: ``NetworkResponse/attempts`` for a response,
+    /// ``NetworkError/attempts`` for a failure. Measure inside the retry policy to see each
+    /// attempt as a metric of its own.
     public var attempts: Int
     /// Whether a cache answered instead of the network: the response's
     /// ``NetworkResponse/isFromCache``, set by a ``CachingDispatcher`` beneath (a hit, or a 304

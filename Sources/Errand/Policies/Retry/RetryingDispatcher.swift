@@ -146,8 +146,12 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
         _ outcome: Result<NetworkResponse, NetworkError>, attempts: Int, request: RequestData
     ) throws(NetworkError) -> NetworkResponse {
         switch outcome {
-        case .success(let response):
-            guard attempts > 1, policy.retries(status: response.statusCode) else { return response }
+        case .success(var response):
+            guard attempts > 1 else { return response }
+            guard policy.retries(status: response.statusCode) else {
+                response.attempts = attempts
+                return response
+            }
             var error = NetworkError(
                 code: .unacceptableStatus,
                 message:
