@@ -134,7 +134,7 @@ final class SoloWorkload: Sendable {
                 try check(run.checksum, each * count)
             }
         case .rawStreamingURLSession:
-            let raw = RawStreamingClient(baseURL: try serverURL(context))
+            let raw = RawStreamingClient()
             let url = try serverURL(context).appending(path: Payload.fileName)
             return SoloWorkload { count in
                 let run = try await InFlight.run(total: count, inFlight: inFlight) { done in

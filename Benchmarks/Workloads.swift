@@ -95,68 +95,66 @@ final class RawClient: Sendable {
 /// Beside ``RawClient`` (a completion handler, the whole body handed over once), it shows what
 /// FoundationNetworking's delegate path costs by itself: three delegate events per request
 /// instead of one, with no library in between.
-final class RawStreamingClient: NSObject, URLSessionDataDelegate, Sendable {
-    private struct Transfer {
-        var body = Data()
-        let done: @Sendable (Result<Data, any Error>) -> Void
+final class RawStreamingClient: Sendable {
+    /// The session's delegate: each task's body as it comes, and what to call at its end.
+    private final class Delegate: NSObject, URLSessionDataDelegate, Sendable {
+        struct Transfer {
+            var body = Data()
+            let done: @Sendable (Result<Data, any Error>) -> Void
+        }
+
+        let transfers = Locked<[Int: Transfer]>([:])
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            transfers.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?)
+        {
+            guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
+                return
+            }
+            if let error { return transfer.done(.failure(error)) }
+            guard let status = (task.response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status)
+            else {
+                return transfer.done(
+                    .failure(
+                        BenchmarkError(
+                            "\(task.originalRequest?.url?.absoluteString ?? "") did not answer 2xx")))
+            }
+            transfer.done(.success(transfer.body))
+        }
     }
 
-    private let transfers = Locked<[Int: Transfer]>([:])
+    private let delegate = Delegate()
+    private let session: URLSession
     private let decoder = JSONDecoder()
-    private let baseURL: URL
-    private let headers: [(name: String, value: String)]
-    /// Set once, right after `init`. The session and this delegate hold each other for the
-    /// process's life, which is a workload's.
-    private let sessionBox = Locked<URLSession?>(nil)
 
-    init(baseURL: URL, headers: [(name: String, value: String)] = []) {
-        self.baseURL = baseURL
-        self.headers = headers
-        super.init()
-        sessionBox.withLock {
-            $0 = URLSession(
-                configuration: URLSessionDispatcher.defaultConfiguration(), delegate: self, delegateQueue: nil
-            )
-        }
+    init() {
+        session = URLSession(
+            configuration: URLSessionDispatcher.defaultConfiguration(), delegate: delegate, delegateQueue: nil
+        )
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
     }
 
     /// Fetches the payload at `url` through delegate events, decodes it, and reports its checksum.
     func fetch<Payload: BenchmarkPayload>(
         _ type: Payload.Type, from url: URL, done: @escaping @Sendable (Result<Int, any Error>) -> Void
     ) {
-        guard let session = sessionBox.withLock({ $0 }) else {
-            return done(.failure(BenchmarkError("the streaming client was invalidated")))
-        }
         var request = URLRequest(url: url)
         request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         let task = session.dataTask(with: request)
         let decoder = decoder
-        transfers.withLock {
-            $0[task.taskIdentifier] = Transfer { outcome in
+        delegate.transfers.withLock {
+            $0[task.taskIdentifier] = Delegate.Transfer { outcome in
                 done(
                     outcome.flatMap { body in Result { try decoder.decode(Payload.self, from: body).checksum }
                     })
             }
         }
         task.resume()
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        transfers.withLock { $0[dataTask.taskIdentifier]?.body.append(data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else {
-            return
-        }
-        if let error { return transfer.done(.failure(error)) }
-        guard let status = (task.response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status)
-        else {
-            return transfer.done(
-                .failure(
-                    BenchmarkError("\(task.originalRequest?.url?.absoluteString ?? "") did not answer 2xx")))
-        }
-        transfer.done(.success(transfer.body))
     }
 }
