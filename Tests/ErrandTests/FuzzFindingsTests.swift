@@ -1,4 +1,5 @@
 import Errand
+import ErrandTestSupport
 import Foundation
 import Testing
 
@@ -29,5 +30,44 @@ import Testing
         #expect(search.absoluteString == "https://api.example.com/v1/search?api-version=2&sort=new&q=swift")
         #expect(user.absoluteString == "https://api.example.com/v1/users/1?api-version=2")
         #expect(parent.absoluteString == "https://api.example.com/v2/users?api-version=2")
+    }
+
+    /// The `cache` target's input with `Retry-After: W \u{6db}\u{FFFD}…t 2015 078:0:20 GMT` (bytes
+    /// that are not UTF-8, read with replacement characters): reading it as a date stopped the
+    /// program inside `DateFormatter`.
+    @Test func aRetryAfterThatIsNoDateIsIgnoredAndTheBackoffIsUsed() async throws {
+        let garbled = String(
+            decoding: [0x57, 0x20, 0xDB, 0x9B, 0x9A, 0xCD, 0xCE, 0xDF, 0xB0, 0x9C, 0x74] as [UInt8],
+            as: UTF8.self)
+        let waits = try await Self.waitsBeforeTheRetry(
+            retryAfter: " \(garbled) 2015 078:0:20 GMT", now: Date(timeIntervalSince1970: 1_800_000_000))
+        // Not taken for a date: the retry waited the policy's backoff
+        #expect(waits == [.seconds(1)])
+    }
+
+    @Test func retryAfterDatesAreReadInAllThreeFormsAndAPastDateWaitsNothing() async throws {
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
+        for (value, expected) in [
+            ("Sun, 06 Nov 1994 08:50:37 GMT", Duration.seconds(60)),
+            ("Sunday, 06-Nov-94 08:50:37 GMT", .seconds(60)),
+            ("Sun Nov  6 08:50:37 1994", .seconds(60)),
+            ("Sat, 05 Nov 1994 08:49:37 GMT", .zero),
+        ] {
+            #expect(try await Self.waitsBeforeTheRetry(retryAfter: value, now: now) == [expected], "\(value)")
+        }
+    }
+
+    /// What a retry policy waited before its one retry of a 503 carrying `retryAfter`, at `now`.
+    private static func waitsBeforeTheRetry(retryAfter: String, now: Date) async throws -> [Duration] {
+        let server = InMemoryDispatcher()
+        server.stub(
+            .get, "/busy", responses: [.status(503, headers: ["Retry-After": retryAfter]), .text("ok")])
+        let policy = RetryPolicy(
+            maximumAttempts: 2,
+            backoff: .init(base: .seconds(1), multiplier: 2, maximum: .seconds(30), jitter: .none))
+        let clock = RecordingClock()
+        let response = try await server.retrying(policy, clock: clock, now: { now }).dispatch(.get("/busy"))
+        #expect(response.statusCode == 200 && response.attempts == 2)
+        return clock.sleeps
     }
 }
