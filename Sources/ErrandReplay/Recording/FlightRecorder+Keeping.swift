@@ -4,41 +4,61 @@ import Foundation
 extension FlightRecorder {
     /// Turns one finished exchange into a HAR entry, redacts it, fits it to the byte budget and
     /// keeps it. Runs on the thread that finished the exchange, before its callback.
+    ///
+    /// - Parameters:
+    ///   - response: The response, or `nil` for a failure.
+    ///   - error: The failure, or `nil` for a response.
     func record(
-        _ request: RequestData, _ outcome: Result<NetworkResponse, NetworkError>, startedDateTime: Date,
+        _ request: RequestData, response: NetworkResponse?, error: NetworkError?, startedDateTime: Date,
         duration: Duration
     ) {
-        let answer: NetworkResponse?
-        switch outcome {
-        case .success(let response): answer = response
-        case .failure(let error): answer = error.response
+        if let response {
+            if let exchange = plainExchange(
+                request, response: response, startedDateTime: startedDateTime, duration: duration)
+            {
+                let bytes = exchange.weight
+                if bytes <= configuration.maximumBytes {
+                    keep(.plain(exchange), bytes: bytes)
+                    return
+                }
+            }
+            keepRedacted(
+                Recording.entry(
+                    harRequest: harRequest(for: request, answeredBy: response), response: response,
+                    startedDateTime: startedDateTime, duration: duration))
+            return
         }
-        let harRequest = harRequest(for: request, answeredBy: answer)
+        guard let error else { return }
+        let harRequest = harRequest(for: request, answeredBy: error.response)
         var entry: HAR.Entry
-        if let answer {
+        if let answer = error.response {
             entry = Recording.entry(
-                harRequest: harRequest, response: answer, startedDateTime: startedDateTime,
-                duration: duration)
-        } else if case .failure(let error) = outcome {
+                harRequest: harRequest, response: answer, startedDateTime: startedDateTime, duration: duration
+            )
+        } else {
             entry =
                 Recording(
                     harRequest: harRequest, failure: error, startedDateTime: startedDateTime,
                     duration: duration
                 ).entry
-        } else {
-            return
         }
-        if case .failure(let error) = outcome {
-            entry.response.error = "\(error.code.rawValue): \(error.message)"
-        }
-        var redacted = redactedEntry(entry)
-        var bytes = Self.weight(of: redacted)
+        entry.response.error = "\(error.code.rawValue): \(error.message)"
+        keepRedacted(entry)
+    }
+
+    /// Redacts the entry, fits it to the byte budget and keeps it.
+    ///
+    /// The entry is changed in place and handed on as its last use: an entry copied is some
+    /// twenty retains and as many releases, on every exchange.
+    private func keepRedacted(_ entry: consuming HAR.Entry) {
+        redact(&entry)
+        var bytes = Self.weight(of: entry)
         if bytes > configuration.maximumBytes {
-            Self.dropBodies(of: &redacted, reason: "over the flight recorder's byte budget")
-            bytes = Self.weight(of: redacted)
+            Self.dropBodies(of: &entry, reason: "over the flight recorder's byte budget")
+            bytes = Self.weight(of: entry)
             guard bytes <= configuration.maximumBytes else { return }
         }
-        keep(redacted, bytes: bytes)
+        keep(.entry(entry), bytes: bytes)
     }
 
     /// The request in HAR form, against the base URL, or the origin its answer came from, or

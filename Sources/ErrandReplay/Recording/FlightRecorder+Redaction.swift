@@ -2,8 +2,8 @@ import Errand
 import Foundation
 
 extension FlightRecorder {
-    /// The entry with the configuration's redaction applied, and every echo of a value it hid
-    /// hidden too, before anything is kept.
+    /// Applies the configuration's redaction to the entry, in place, and hides every echo of a
+    /// value it hid too, before anything is kept.
     ///
     /// Headers, cookies and query items go through `HARRedactor`, as for a cassette. A JSON body
     /// is walked only when ``JSONKeyProbe`` says it may hold a secret key. A value hidden by
@@ -11,10 +11,8 @@ extension FlightRecorder {
     /// hidden there as well: in a JSON body in place (`HARSecretScan`), in a URL or header by
     /// the placeholder; a body where it cannot be hidden exactly (base64, or not JSON) is
     /// dropped with a note.
-    func redactedEntry(_ entry: consuming HAR.Entry) -> HAR.Entry {
-        let redaction = configuration.redaction
-        var result = entry
-        guard redaction.isEnabled else { return result }
+    func redact(_ result: inout HAR.Entry) {
+        guard configuration.redaction.isEnabled else { return }
         var redactor = freshRedactor
 
         let requestBody = result.request.postData?.body
@@ -31,9 +29,8 @@ extension FlightRecorder {
         redactor.redact(&result.response)
         if skipsResponseBody { result.response.content.body = responseBody }
 
-        guard !redactor.secrets.isEmpty else { return result }
+        guard !redactor.secrets.isEmpty else { return }
         hideEchoes(of: redactor.secrets, in: &result)
-        return result
     }
 
     private func skipsWalk(of body: Data, mimeType: String) -> Bool {

@@ -22,10 +22,11 @@ import Foundation
 /// there too, or the body is dropped with a note when it cannot be. A failed request is kept
 /// with status `0` and its error's code and message in `_error`.
 ///
-/// Keeping costs the HAR form of the exchange and its redaction, on the thread that ends the
-/// exchange; a JSON body in which no secret key can occur is not walked, the absolute URL of a
-/// path without a query is resolved once, and nothing is serialized until ``har()`` or
-/// ``write(to:)``. The oldest exchanges are dropped when ``Configuration/maximumEntries``,
+/// Keeping costs a check of the places the redaction looks, on the thread that ends the
+/// exchange: an exchange with nothing to hide (no secret header, no query, JSON bodies in which
+/// no secret key can occur) is kept as it came and turned into HAR only by ``har()`` or
+/// ``write(to:)``; any other is turned into HAR and redacted at once. The absolute URL of a path
+/// without a query is resolved once, and nothing is serialized until the recording is written. The oldest exchanges are dropped when ``Configuration/maximumEntries``,
 /// ``Configuration/maximumAge`` (on the injected clock) or ``Configuration/maximumBytes`` is
 /// reached. `Sendable`: one lock guards what is kept.
 public final class FlightRecorder: Sendable {
@@ -45,12 +46,19 @@ public final class FlightRecorder: Sendable {
     ///
     /// A class: the store moves a reference, not the whole entry, on every keep and compaction.
     final class Kept: Sendable {
-        let entry: HAR.Entry
+        /// The exchange as it is kept: redacted in HAR form, or as it came when nothing in it
+        /// needed hiding.
+        enum Form: Sendable {
+            case entry(HAR.Entry)
+            case plain(PlainExchange)
+        }
+
+        let form: Form
         let bytes: Int
         let endedAt: Duration
 
-        init(entry: consuming HAR.Entry, bytes: Int, endedAt: Duration) {
-            self.entry = entry
+        init(_ form: consuming Form, bytes: Int, endedAt: Duration) {
+            self.form = form
             self.bytes = bytes
             self.endedAt = endedAt
         }
@@ -124,9 +132,22 @@ public final class FlightRecorder: Sendable {
     /// - Returns: A HAR 1.2 archive with the configuration's creator.
     public func har() -> HAR {
         let cutoff = ageCutoff()
-        let entries = store.withLock { store in
+        let kept = store.withLock { store in
             Self.expire(&store, before: cutoff)
-            return store.kept[store.start...].compactMap { $0?.entry }
+            return store.kept[store.start...].compactMap { $0 }
+        }
+        // Built outside the lock, so that writing a recording never holds up an exchange.
+        let entries = kept.map { kept -> HAR.Entry in
+            switch kept.form {
+            case .entry(let entry):
+                return entry
+            case .plain(let exchange):
+                // Nothing to hide was found when it was kept; redacting again costs little here
+                // and keeps the archive safe should that check ever miss a case.
+                var entry = exchange.entry
+                redact(&entry)
+                return entry
+            }
         }
         return HAR(creator: configuration.creator, entries: entries)
     }
@@ -155,13 +176,14 @@ public final class FlightRecorder: Sendable {
         store.withLock { $0 = Store() }
     }
 
-    /// Stores an exchange that is already redacted, then drops the oldest ones over the limits.
-    func keep(_ entry: consuming HAR.Entry, bytes: Int) {
+    /// Stores an exchange that is already redacted, or has nothing to hide, then drops the oldest
+    /// ones over the limits.
+    func keep(_ form: consuming Kept.Form, bytes: Int) {
         let endedAt = elapsed()
         let cutoff = ageCutoff(at: endedAt)
         let limit = max(configuration.maximumEntries, 1)
         let budget = configuration.maximumBytes
-        let kept = Kept(entry: entry, bytes: bytes, endedAt: endedAt)
+        let kept = Kept(form, bytes: bytes, endedAt: endedAt)
         store.withLock { store in
             store.kept.append(kept)
             store.bytes += bytes

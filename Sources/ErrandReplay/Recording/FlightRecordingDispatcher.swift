@@ -37,13 +37,13 @@ public struct FlightRecordingDispatcher: NetworkDispatcher {
             request: request,
             onSuccess: { response in
                 recorder.record(
-                    request, .success(response), startedDateTime: started.date,
+                    request, response: response, error: nil, startedDateTime: started.date,
                     duration: recorder.elapsed() - started.offset)
                 onSuccess(response)
             },
             onError: { error in
                 recorder.record(
-                    request, .failure(error), startedDateTime: started.date,
+                    request, response: nil, error: error, startedDateTime: started.date,
                     duration: recorder.elapsed() - started.offset)
                 onError(error)
             })

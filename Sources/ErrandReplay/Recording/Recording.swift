@@ -73,12 +73,9 @@ public struct Recording: Sendable, Equatable {
             redirectURL: response.headers["Location"] ?? ""
         )
         return HAR.Entry(
-            startedDateTime: startedDateTime,
-            time: milliseconds,
-            request: harRequest,
+            startedDateTime: startedDateTime, time: milliseconds, request: harRequest,
             response: HARContentHeaders.corrected(harResponse),
-            timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0)
-        )
+            timings: HAR.Timings(send: 0, wait: milliseconds, receive: 0))
     }
 
     /// Records a request that failed before a response came: status `0` and the error.

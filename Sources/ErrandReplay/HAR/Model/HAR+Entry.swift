@@ -65,6 +65,24 @@ extension HAR {
             self.comment = comment
         }
 
+        /// Creates an entry from parts it takes over, without copying them: a recorder makes one
+        /// on every exchange.
+        package init(
+            startedDateTime: Date, time: Double, request: consuming Request, response: consuming Response,
+            timings: Timings
+        ) {
+            self.pageref = nil
+            self.startedDateTime = startedDateTime
+            self.time = time
+            self.request = request
+            self.response = response
+            self.cache = Cache()
+            self.timings = timings
+            self.serverIPAddress = nil
+            self.connection = nil
+            self.comment = nil
+        }
+
         /// Whether the exchange failed before a response arrived: status `0` or an error recorded.
         public var isFailure: Bool {
             response.status == 0 || response.error != nil

@@ -8,18 +8,41 @@ struct HARRedactor {
     /// Every original value that was replaced, for a post-write scan.
     private(set) var secrets: Set<String> = []
 
+    /// What the redaction hides, worked out once; shared by every copy, so that starting from a
+    /// prepared redactor (the flight recorder does, once per exchange) costs one retain.
+    private let rules: Rules
+
     /// The redaction applied; names match in any case and spelling.
-    let redaction: HAR.Redaction
-    private let placeholder: String
-    private let encodedPlaceholder: String
-    /// Whether request cookies are hidden: decided once, not per request.
-    private let hidesCookies: Bool
-    /// Whether response cookies are hidden: decided once, not per response.
-    private let hidesSetCookies: Bool
+    var redaction: HAR.Redaction { rules.redaction }
+
+    /// The parts of a redactor that never change once it is prepared.
+    private final class Rules: Sendable {
+        let redaction: HAR.Redaction
+        let placeholder: String
+        let encodedPlaceholder: String
+        /// Whether request cookies are hidden: decided once, not per request.
+        let hidesCookies: Bool
+        /// Whether response cookies are hidden: decided once, not per response.
+        let hidesSetCookies: Bool
+        /// Common header names, as servers and clients spell them, that this redaction leaves as
+        /// they are: found by one exact lookup instead of a normalised one.
+        let plainHeaderNames: Set<String>
+
+        init(_ redaction: HAR.Redaction) {
+            self.redaction = redaction
+            placeholder = redaction.placeholder
+            encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
+            plainHeaderNames = Set(
+                HARRedactor.commonHeaderNames.filter { name in
+                    !redaction.hidesHeader(name)
+                        && !HARRedactor.urlHeaders.contains { HARCaseInsensitive.equal($0, name) }
+                })
+            hidesCookies = redaction.hidesHeader("Cookie")
+            hidesSetCookies = redaction.hidesHeader("Set-Cookie")
+        }
+    }
+
     private static let urlHeaders = ["location", "content-location", "referer", ":path"]
-    /// Common header names, as servers and clients spell them, that this redaction leaves as
-    /// they are: found by one exact lookup instead of a normalised one.
-    private let plainHeaderNames: Set<String>
     /// Names most exchanges carry, checked against the redaction once in `init`.
     private static let commonHeaderNames = [
         "Accept", "Accept-Encoding", "Accept-Language", "Accept-Ranges", "Age", "Cache-Control",
@@ -30,21 +53,23 @@ struct HARRedactor {
 
     /// Prepares a redactor.
     init(_ redaction: HAR.Redaction) {
-        self.redaction = redaction
-        placeholder = redaction.placeholder
-        encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
-        plainHeaderNames = Set(
-            Self.commonHeaderNames.filter { name in
-                !redaction.hidesHeader(name)
-                    && !Self.urlHeaders.contains { HARCaseInsensitive.equal($0, name) }
-            })
-        hidesCookies = redaction.hidesHeader("Cookie")
-        hidesSetCookies = redaction.hidesHeader("Set-Cookie")
+        rules = Rules(redaction)
+    }
+
+    private var placeholder: String { rules.placeholder }
+    private var encodedPlaceholder: String { rules.encodedPlaceholder }
+
+    /// Whether this redaction leaves a header with this name as it is, whatever its value: a
+    /// name it does not hide, and not one of the headers that hold a URL (whose query it reads).
+    func leavesHeader(named name: String) -> Bool {
+        if rules.plainHeaderNames.contains(name) { return true }
+        return !rules.redaction.hidesHeader(name)
+            && !Self.urlHeaders.contains(where: { HARCaseInsensitive.equal($0, name) })
     }
 
     /// The archive with every entry's request and response redacted.
     mutating func redact(_ har: HAR) -> HAR {
-        guard redaction.isEnabled else { return har }
+        guard rules.redaction.isEnabled else { return har }
         var result = har
         for index in result.log.entries.indices {
             redact(&result.log.entries[index].request)
@@ -64,13 +89,13 @@ struct HARRedactor {
     mutating func redact(_ result: inout HAR.Request) {
         result.url = redact(url: result.url)
         result.headers = redact(headers: result.headers)
-        if hidesCookies {
+        if rules.hidesCookies {
             result.cookies = redact(cookies: result.cookies)
         }
         if !result.queryString.isEmpty {
             result.queryString = result.queryString.map { item in
                 var item = item
-                item.value = redaction.hidesQueryItem(item.name) ? replace(item.value) : item.value
+                item.value = rules.redaction.hidesQueryItem(item.name) ? replace(item.value) : item.value
                 return item
             }
         }
@@ -84,7 +109,7 @@ struct HARRedactor {
             }
             postData.params = postData.params.map { param in
                 var param = param
-                param.value = param.value.map { redaction.hidesBodyKey(param.name) ? replace($0) : $0 }
+                param.value = param.value.map { rules.redaction.hidesBodyKey(param.name) ? replace($0) : $0 }
                 return param
             }
             result.postData = postData
@@ -101,7 +126,7 @@ struct HARRedactor {
     /// Redacts `result` in place, without copying it.
     mutating func redact(_ result: inout HAR.Response) {
         result.headers = redact(headers: result.headers)
-        if hidesSetCookies {
+        if rules.hidesSetCookies {
             result.cookies = redact(cookies: result.cookies)
         }
         result.redirectURL = redact(url: result.redirectURL)
@@ -131,8 +156,8 @@ struct HARRedactor {
         var result = headers
         for index in result.indices {
             let name = result[index].name
-            if plainHeaderNames.contains(name) { continue }
-            if redaction.hidesHeader(name) {
+            if rules.plainHeaderNames.contains(name) { continue }
+            if rules.redaction.hidesHeader(name) {
                 result[index].value = replace(result[index].value)
             } else if Self.urlHeaders.contains(where: { HARCaseInsensitive.equal($0, name) }) {
                 let redacted = redact(url: result[index].value)
@@ -160,10 +185,11 @@ struct HARRedactor {
 
     /// A URL with the values of secret query items replaced; everything else byte for byte.
     mutating func redact(url: String) -> String {
-        guard redaction.isEnabled else { return url }
+        guard rules.redaction.isEnabled else { return url }
         let parts = HARURLQuery.parts(of: url)
         guard let query = parts.query else { return url }
-        let redactedQuery = redact(urlEncoded: query, hides: redaction.hidesQueryItem, plusIsSpace: false)
+        let redactedQuery = redact(
+            urlEncoded: query, hides: rules.redaction.hidesQueryItem, plusIsSpace: false)
         guard redactedQuery != query else { return url }
         return String(parts.base) + "?" + redactedQuery + (parts.fragment.map { "#" + $0 } ?? "")
     }
@@ -184,10 +210,10 @@ struct HARRedactor {
     }
 
     private mutating func redact(body: Data, mimeType: String) -> Data {
-        guard redaction.isEnabled, !body.isEmpty else { return body }
+        guard rules.redaction.isEnabled, !body.isEmpty else { return body }
         let essence = HARCaseInsensitive.key(mimeType.split(separator: ";").first.map(String.init) ?? "")
             .trimmingCharacters(in: .whitespaces)
-        let hides = redaction.hidesBodyKey
+        let hides = rules.redaction.hidesBodyKey
         let result: SecretVocabulary.RedactedBody?
         if essence.hasSuffix("json") {
             // Not JSON after all (nil): keys cannot be found, so the body is kept as it is.
