@@ -20,7 +20,7 @@ extension RequestType {
         // type of its own, and one looked up on every request shows in the in-memory profile.
         try await withCancellableCallback { complete in
             send(
-                through: dispatcher, onValue: { value, _ in complete(.success(value)) },
+                through: dispatcher, onValue: { value, _ in complete(.success(consume value)) },
                 onError: { complete(.failure($0)) })
         } onCancelledBeforeStart: {
             .cancelled(data)
@@ -45,7 +45,8 @@ extension RequestType {
     {
         try await withCancellableCallback { complete in
             send(
-                through: dispatcher, onValue: { value, response in complete(.success((value, response))) },
+                through: dispatcher,
+                onValue: { value, response in complete(.success((consume value, response))) },
                 onError: { complete(.failure($0)) })
         } onCancelledBeforeStart: {
             .cancelled(data)

@@ -38,7 +38,7 @@ extension RequestType {
     /// Exactly one of `onValue` and `onError` is called, exactly once.
     func send(
         through dispatcher: any NetworkDispatcher,
-        onValue: @escaping @Sendable (ResponseType, NetworkResponse) -> Void,
+        onValue: @escaping @Sendable (consuming ResponseType, NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
         var request = data
@@ -85,13 +85,13 @@ extension RequestType {
     /// The value is delivered only when the call has not ended meanwhile; after a cancel it is dropped.
     private func complete(
         _ call: ExecutionCall, with response: NetworkResponse,
-        onValue: @Sendable (ResponseType, NetworkResponse) -> Void
+        onValue: @Sendable (consuming ResponseType, NetworkResponse) -> Void
     ) {
         var response = response
         if response.request == nil { response.request = call.request }
         do throws(NetworkError) {
             let value = try process(response, for: call.request)
-            if call.claim() { onValue(value, response) }
+            if call.claim() { onValue(consume value, response) }
         } catch {
             call.fail(error)
         }
