@@ -16,7 +16,8 @@ package final class PolicyCall: Cancellable {
         var handle: (any Cancellable)?
     }
 
-    private let request: RequestData
+    /// The request as the policy was handed it.
+    package let request: RequestData
     private let state: Locked<State>
 
     private init(
@@ -93,22 +94,40 @@ package final class PolicyCall: Cancellable {
 
     /// Stops the work and reports `cancelled` now, unless the call has already finished.
     package func cancel() {
-        let (task, handle) = state.withLock { ($0.task, $0.handle) }
-        task?.cancel()
-        handle?.cancel()
-        finish(.failure(.cancelled(request)))
+        // One step: read apart from the ending, a task that `proceed` stored in between would be
+        // dropped with the state, never cancelled, and its wait would go on.
+        var taken = State()
+        state.withLock { swap(&$0, &taken) }
+        taken.task?.cancel()
+        taken.handle?.cancel()
+        taken.onError?(.cancelled(request))
     }
 
     /// Ends the call with `result`, unless it has ended already.
     package func finish(_ result: Result<NetworkResponse, NetworkError>) {
-        let taken = state.withLock { state in
-            defer { state = State() }
-            return state
-        }
-        guard let onSuccess = taken.onSuccess, let onError = taken.onError else { return }
         switch result {
-        case .success(let response): onSuccess(response)
-        case .failure(let error): onError(error)
+        case .success(let response): succeed(response)
+        case .failure(let error): take()?.onError(error)
         }
+    }
+
+    /// Ends the call with `response`, unless it has ended already.
+    package func succeed(_ response: NetworkResponse) {
+        take()?.onSuccess(response)
+    }
+
+    /// Ends the call with `error`, attached to the call's request, unless it has ended already.
+    package func fail(_ error: NetworkError) {
+        take()?.onError(error.attaching(request))
+    }
+
+    /// The callbacks, the first time only; the call holds nothing from then on.
+    private func take() -> (
+        onSuccess: @Sendable (NetworkResponse) -> Void, onError: @Sendable (NetworkError) -> Void
+    )? {
+        var taken = State()
+        state.withLock { swap(&$0, &taken) }
+        guard let onSuccess = taken.onSuccess, let onError = taken.onError else { return nil }
+        return (onSuccess, onError)
     }
 }

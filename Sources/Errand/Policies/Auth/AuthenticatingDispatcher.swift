@@ -82,15 +82,16 @@ public struct AuthenticatingDispatcher: NetworkDispatcher, AsyncPolicy {
             call.attach(
                 base.dispatch(
                     request: request.bearer(tokens.accessToken),
+                    // The request is read from the call, not captured again by each callback.
                     onSuccess: { [self] response in
                         guard response.statusCode == 401 else {
                             session.confirm(tokens.accessToken)
-                            return call.finish(.success(response))
+                            return call.succeed(response)
                         }
                         call.proceed { () async throws(NetworkError) in
-                            try await sendAgain(request, refusing: tokens)
+                            try await sendAgain(call.request, refusing: tokens)
                         }
-                    }, onError: { call.finish(.failure($0.attaching(request))) }))
+                    }, onError: { call.fail($0) }))
             return call
         }
         return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {

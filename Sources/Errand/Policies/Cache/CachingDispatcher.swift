@@ -128,13 +128,17 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// A request the store could not answer, on its way to the wrapped dispatcher.
     struct Miss: Sendable {
         let request: RequestData
-        /// The request as sent: made conditional when a stored response can be revalidated.
-        let sent: RequestData
+        /// The request made conditional, when a stored response can be revalidated; kept apart
+        /// so that a plain miss holds one request, not two copies of it.
+        let conditional: RequestData?
         let key: String
         let noStore: Bool
         let variants: [CachedResponse]
         let stored: CachedResponse?
         let requestTime: Date
+
+        /// The request as sent: the conditional one, or the request itself.
+        var sent: RequestData { conditional ?? request }
     }
 
     /// One parse of the request's `Cache-Control`, one look at the store and one reading of the
@@ -158,7 +162,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         let conditional = stored.flatMap { Self.conditional(request, revalidating: $0) }
         return .fetch(
             Miss(
-                request: request, sent: conditional ?? request, key: key, noStore: control.noStore,
+                request: request, conditional: conditional, key: key, noStore: control.noStore,
                 variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime))
     }
 

@@ -49,55 +49,65 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        let started = (date: now(), offset: clock.elapsed())
+        // What the metric says of the request is worked out now, so the callbacks hold it rather
+        // than the request and the whole policy: fewer references to retain on every request.
+        let metric = startedMetric(for: request)
+        let started = clock.elapsed()
+        let (sink, clock) = (sink, clock)
         return base.dispatch(
             request: request,
-            onSuccess: { [self] response in
-                record(request, .success(response), started: started)
+            onSuccess: { response in
+                sink.record(Self.finished(metric, since: started, on: clock, response: response, error: nil))
                 onSuccess(response)
             },
-            onError: { [self] error in
-                record(request, .failure(error), started: started)
+            onError: { error in
+                sink.record(
+                    Self.finished(metric, since: started, on: clock, response: error.response, error: error))
                 onError(error)
             })
     }
 
     /// Sends the request inline through the base dispatcher and records how it went.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
-        let started = (date: now(), offset: clock.elapsed())
+        let metric = startedMetric(for: request)
+        let started = clock.elapsed()
         do {
             let response = try await base.sendInline(request)
-            record(request, .success(response), started: started)
+            sink.record(Self.finished(metric, since: started, on: clock, response: response, error: nil))
             return response
         } catch {
-            record(request, .failure(error), started: started)
+            sink.record(
+                Self.finished(metric, since: started, on: clock, response: error.response, error: error))
             throw error
         }
     }
 
-    private func record(
-        _ request: RequestData, _ outcome: Result<NetworkResponse, NetworkError>,
-        started: (date: Date, offset: Duration)
-    ) {
-        let duration = clock.elapsed() - started.offset
-        let response: NetworkResponse?
-        var metric = RequestMetric(
+    /// The metric of a request about to be sent: what it is, and when it started.
+    private func startedMetric(for request: RequestData) -> RequestMetric {
+        RequestMetric(
             method: request.method, path: RequestMetric.pathWithoutQuery(request.path),
-            template: template(request), start: started.date, duration: duration,
+            template: template(request), start: now(), duration: .zero,
             bytesSent: request.body?.data?.count ?? 0)
-        switch outcome {
-        case .success(let answer):
-            response = answer
-            metric.servedFromCache = answer.isFromCache
-            metric.attempts = answer.attempts
-        case .failure(let error):
-            response = error.response
+    }
+
+    /// The metric completed with how the request ended: a response, or a failure with the
+    /// response that came with it, if any.
+    private static func finished(
+        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, response: NetworkResponse?,
+        error: NetworkError?
+    ) -> RequestMetric {
+        var metric = metric
+        metric.duration = clock.elapsed() - started
+        if let error {
             metric.errorCode = error.code
             metric.attempts = error.attempts
+        } else if let response {
+            metric.servedFromCache = response.isFromCache
+            metric.attempts = response.attempts
         }
         metric.statusCode = response?.statusCode
         metric.bytesReceived = response?.body.count ?? 0
-        sink.record(metric)
+        return metric
     }
 }
 

@@ -53,14 +53,15 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
         }
         // The first attempt runs on callbacks; a task starts only for a retry.
         let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
+        // The request is read from the call, not captured again; a first attempt's outcome is
+        // final as it is (`finish` changes only the outcomes of later attempts).
         let afterFirst: @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { [self] outcome in
-            guard policy.maximumAttempts > 1, let event = retryEvent(after: outcome, attempt: 1, request)
+            guard policy.maximumAttempts > 1, let event = retryEvent(after: outcome, attempt: 1, call.request)
             else {
-                return call.finish(
-                    Result { () throws(NetworkError) in try finish(outcome, attempts: 1, request: request) })
+                return call.finish(outcome)
             }
             call.proceed { () async throws(NetworkError) in
-                try await retry(request, after: event)
+                try await retry(call.request, after: event)
             }
         }
         call.attach(
