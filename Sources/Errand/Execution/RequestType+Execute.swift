@@ -87,8 +87,20 @@ extension RequestType {
         _ call: ExecutionCall, with response: NetworkResponse,
         onValue: @Sendable (consuming ResponseType, NetworkResponse) -> Void
     ) {
-        var response = response
-        if response.request == nil { response.request = call.request }
+        guard response.request == nil else {
+            return finish(call, with: response, onValue: onValue)
+        }
+        // Copied only to name its request: most transports have named it already.
+        var named = response
+        named.request = call.request
+        finish(call, with: named, onValue: onValue)
+    }
+
+    /// Validates and decodes a response that names its request, and ends `call` with the outcome.
+    private func finish(
+        _ call: ExecutionCall, with response: NetworkResponse,
+        onValue: @Sendable (consuming ResponseType, NetworkResponse) -> Void
+    ) {
         do throws(NetworkError) {
             let value = try process(response, for: call.request)
             if call.claim() { onValue(consume value, response) }

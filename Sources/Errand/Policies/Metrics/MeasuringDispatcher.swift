@@ -57,12 +57,11 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
         return base.dispatch(
             request: request,
             onSuccess: { response in
-                sink.record(Self.finished(metric, since: started, on: clock, response: response, error: nil))
+                sink.record(Self.finished(metric, since: started, on: clock, response: response))
                 onSuccess(response)
             },
             onError: { error in
-                sink.record(
-                    Self.finished(metric, since: started, on: clock, response: error.response, error: error))
+                sink.record(Self.finished(metric, since: started, on: clock, error: error))
                 onError(error)
             })
     }
@@ -73,11 +72,10 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
         let started = clock.elapsed()
         do {
             let response = try await base.sendInline(request)
-            sink.record(Self.finished(metric, since: started, on: clock, response: response, error: nil))
+            sink.record(Self.finished(metric, since: started, on: clock, response: response))
             return response
         } catch {
-            sink.record(
-                Self.finished(metric, since: started, on: clock, response: error.response, error: error))
+            sink.record(Self.finished(metric, since: started, on: clock, error: error))
             throw error
         }
     }
@@ -90,23 +88,32 @@ public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
             bytesSent: request.body?.data?.count ?? 0)
     }
 
-    /// The metric completed with how the request ended: a response, or a failure with the
-    /// response that came with it, if any.
+    /// The metric completed with the response the request got.
+    ///
+    /// Apart from the failure's form, so that the response is read where it is, not copied into
+    /// an optional.
     private static func finished(
-        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, response: NetworkResponse?,
-        error: NetworkError?
+        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, response: NetworkResponse
     ) -> RequestMetric {
         var metric = metric
         metric.duration = clock.elapsed() - started
-        if let error {
-            metric.errorCode = error.code
-            metric.attempts = error.attempts
-        } else if let response {
-            metric.servedFromCache = response.isFromCache
-            metric.attempts = response.attempts
-        }
-        metric.statusCode = response?.statusCode
-        metric.bytesReceived = response?.body.count ?? 0
+        metric.servedFromCache = response.isFromCache
+        metric.attempts = response.attempts
+        metric.statusCode = response.statusCode
+        metric.bytesReceived = response.body.count
+        return metric
+    }
+
+    /// The metric completed with the failure the request ended with, and its response, if any.
+    private static func finished(
+        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, error: NetworkError
+    ) -> RequestMetric {
+        var metric = metric
+        metric.duration = clock.elapsed() - started
+        metric.errorCode = error.code
+        metric.attempts = error.attempts
+        metric.statusCode = error.response?.statusCode
+        metric.bytesReceived = error.response?.body.count ?? 0
         return metric
     }
 }
