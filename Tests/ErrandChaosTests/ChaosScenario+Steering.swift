@@ -1,3 +1,5 @@
+import ErrandTestSupport
+
 extension ChaosScenario.Moment {
     /// Whether the moment is one of waiting, which a request may or may not reach.
     var isWait: Bool { self == .duringDispatch || self == .duringRetryWait || self == .duringRefresh }

@@ -1,4 +1,5 @@
 import Errand
+import ErrandTestSupport
 
 /// One randomly built situation: a chain of policies over a scripted server, the requests sent
 /// through it one after another, and when the last one is cancelled. Rebuilt exactly from its seed.

@@ -1,3 +1,4 @@
+import ErrandTestSupport
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Errand
+import ErrandTestSupport
 import Foundation
 import Testing
 
@@ -51,6 +52,43 @@ import Testing
         #expect(
             !probe.mayHoldKey(
                 in: Data(text.replacingOccurrences(of: "client_secret", with: "clientname").utf8)))
+    }
+
+    @Test func answersAsComparingEveryQuotedTextWithTheNamesWould() {
+        // Given texts made of quoted pieces near and far from the names, in every spelling,
+        // and names of one and two bytes beside the default ones
+        let names = SecretVocabulary.default.normalizedNames.union(["x", "qz"])
+        let probe = JSONKeyProbe(normalizedNames: names)
+        let pieces = [
+            "password", "Pass-Word", "passwd", "pass", "PASSWORDS", "to_ken", "token", "tokens", "x", "X-",
+            "-x", "xy", "qz", "q.z", "qzz", "sig", "s", "signature", "id", "id_token", "Set-Cookie",
+            "name", "price", "", " ", "..", "a b", "sku", "Authorization", "auth", "api-key", "apikey",
+        ]
+        let glue = [#"{""#, #"":""#, #"",""#, #"":1,""#, #"":[""#, #""]}"#, #"":{""#, " ", ":", ","]
+        var generator = SplitMix64(seed: 0x5EC2_E75)
+        for _ in 0..<3_000 {
+            var text = ""
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                text += glue.randomElement(using: &generator) ?? ""
+                text += pieces.randomElement(using: &generator) ?? ""
+            }
+            if Bool.random(using: &generator) { text += #"""# }
+
+            // When the probe answers, Then it says "maybe" exactly when a quoted text, up to its
+            // closing quote, normalises to a name
+            #expect(probe.mayHoldKey(in: Data(text.utf8)) == Self.holdsName(text, names), "\(text)")
+        }
+    }
+
+    /// The probe's answer worked out the slow way: each quote starts a text that ends at the
+    /// next quote; one normalising to a name is a key redaction may hide.
+    private static func holdsName(_ text: String, _ names: Set<String>) -> Bool {
+        let parts = text.split(separator: "\"", omittingEmptySubsequences: false)
+        // Part 0 is before the first quote; the last part has no closing quote after it.
+        guard parts.count > 2 else { return false }
+        return parts[1..<(parts.count - 1)].contains {
+            names.contains(SecretVocabulary.normalized(String($0)))
+        }
     }
 
     @Test func aNameThatIsNotASCIIMakesEveryAnswerMaybe() {

@@ -17,16 +17,23 @@ struct JSONKeyProbe: Sendable {
     private let nameStarts: [Int]
     /// The names starting with byte `b` are `firstNames[b]..<firstNames[b + 1]`.
     private let firstNames: [Int]
+    /// Bit `b0 << 8 | b1` is set when a name starts with bytes `b0` and `b1`, or is `b0` alone
+    /// (then `b1` is the closing quote): one test turns away almost every quoted text, before
+    /// any name is compared.
+    private let firstPairs: [UInt64]
     private let alwaysMaybe: Bool
 
     init(normalizedNames: Set<String>) {
         var buckets = [[[UInt8]]](repeating: [], count: 256)
+        var firstPairs = [UInt64](repeating: 0, count: 1 << 10)
         var alwaysMaybe = false
         for name in normalizedNames.sorted() {
             let bytes = Array(name.utf8)
             guard let first = bytes.first else { continue }
             if bytes.contains(where: { $0 >= 0x80 }) { alwaysMaybe = true }
             buckets[Int(first)].append(bytes)
+            let pair = Int(first) << 8 | Int(bytes.count > 1 ? bytes[1] : 0x22)
+            firstPairs[pair >> 6] |= 1 << UInt64(pair & 63)
         }
         // Flat, so that the scan reads three buffers and retains nothing per quote.
         var nameBytes: [UInt8] = []
@@ -44,6 +51,7 @@ struct JSONKeyProbe: Sendable {
         self.nameBytes = nameBytes
         self.nameStarts = nameStarts
         self.firstNames = firstNames
+        self.firstPairs = firstPairs
         self.alwaysMaybe = alwaysMaybe
     }
 
@@ -57,18 +65,26 @@ struct JSONKeyProbe: Sendable {
             nameBytes.withUnsafeBufferPointer { names in
                 nameStarts.withUnsafeBufferPointer { starts in
                     firstNames.withUnsafeBufferPointer { firsts in
-                        Self.scan(
-                            raw.bindMemory(to: UInt8.self), names: names, starts: starts, firsts: firsts)
+                        firstPairs.withUnsafeBufferPointer { pairs in
+                            Self.scan(
+                                raw.bindMemory(to: UInt8.self),
+                                Tables(names: names, starts: starts, firsts: firsts, pairs: pairs))
+                        }
                     }
                 }
             }
         }
     }
 
-    private static func scan(
-        _ bytes: UnsafeBufferPointer<UInt8>, names: UnsafeBufferPointer<UInt8>,
-        starts: UnsafeBufferPointer<Int>, firsts: UnsafeBufferPointer<Int>
-    ) -> Bool {
+    /// The probe's tables, as the scan reads them.
+    private struct Tables {
+        let names: UnsafeBufferPointer<UInt8>
+        let starts: UnsafeBufferPointer<Int>
+        let firsts: UnsafeBufferPointer<Int>
+        let pairs: UnsafeBufferPointer<UInt64>
+    }
+
+    private static func scan(_ bytes: UnsafeBufferPointer<UInt8>, _ tables: Tables) -> Bool {
         guard let base = bytes.baseAddress else { return false }
         // Jumps from quote to quote with `memchr` (vectorised), after one pass for `\u`.
         if hasUnicodeEscape(bytes) { return true }
@@ -79,9 +95,17 @@ struct JSONKeyProbe: Sendable {
             var start = index
             while start < bytes.count, isSeparator(bytes[start]) { start += 1 }
             guard start < bytes.count else { return false }
+            var next = start + 1
+            while next < bytes.count, isSeparator(bytes[next]) { next += 1 }
+            // A text ending here cannot be a key: a key needs its closing quote.
+            guard next < bytes.count else { return false }
             let first = Int(lowered(bytes[start]))
-            for name in firsts[first]..<firsts[first + 1]
-            where matches(names, from: starts[name], to: starts[name + 1], in: bytes, at: start) {
+            let pair = first << 8 | Int(lowered(bytes[next]))
+            guard tables.pairs[pair >> 6] & (1 << UInt64(pair & 63)) != 0 else { continue }
+            for name in tables.firsts[first]..<tables.firsts[first + 1]
+            where matches(
+                tables.names, from: tables.starts[name], to: tables.starts[name + 1], in: bytes, at: start)
+            {
                 return true
             }
         }

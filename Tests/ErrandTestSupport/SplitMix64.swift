@@ -1,14 +1,14 @@
 /// A small deterministic random number generator (SplitMix64), so that a chaos scenario is
-/// rebuilt exactly from its seed on every platform and toolchain.
-struct SplitMix64: RandomNumberGenerator {
+/// rebuilt exactly from its seed on every platform and toolchain, and a generated test input too.
+package struct SplitMix64: RandomNumberGenerator {
     private var state: UInt64
 
     /// Creates a generator that starts from `seed`.
-    init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,18 +17,18 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// The seed of scenario `index` of the run seeded with `runSeed`.
-    static func scenarioSeed(run runSeed: UInt64, index: Int) -> UInt64 {
+    package static func scenarioSeed(run runSeed: UInt64, index: Int) -> UInt64 {
         var generator = SplitMix64(seed: runSeed ^ (UInt64(index) &* 0xD1B5_4A32_D192_ED03))
         return generator.next()
     }
 
     /// `true` with probability `percent` in 100.
-    mutating func chance(_ percent: Int) -> Bool {
+    package mutating func chance(_ percent: Int) -> Bool {
         Int.random(in: 0..<100, using: &self) < percent
     }
 
     /// One of `choices`, each with its weight.
-    mutating func weighted<Value>(_ choices: [(Int, Value)]) -> Value {
+    package mutating func weighted<Value>(_ choices: [(Int, Value)]) -> Value {
         let total = choices.reduce(0) { $0 + $1.0 }
         var roll = Int.random(in: 0..<total, using: &self)
         for (weight, value) in choices {
