@@ -74,6 +74,19 @@ import Testing
         #expect(!written.contains("k123"))
     }
 
+    @Test func anUntypedBodyThatReadsAsJSONIsRedactedAsJSON() throws {
+        // Given bodies sent and answered without a content type: JSON, and text that is not
+        var har = Self.archive(url: "https://api.example.com/login")
+        har.entries[0].request.postData = HAR.PostData(
+            mimeType: "", text: " \n{\"password\":\"p4ss\",\"id\":1}")
+        har.entries[0].response.content = HAR.Content(body: Data("token=t-1".utf8), mimeType: "")
+        // When redacted
+        let redacted = har.redacted()
+        // Then the JSON one is redacted by its keys, and the other kept as it is
+        #expect(redacted.entries[0].request.postData?.text == " \n{\"password\":\"<redacted>\",\"id\":1}")
+        #expect(redacted.entries[0].response.content.text == "token=t-1")
+    }
+
     @Test func hidesNestedJSONBodyKeysInRequestsAndResponses() throws {
         // Given JSON bodies with secrets at several depths
         let body =

@@ -24,6 +24,16 @@ package struct JSONSecretRedactor {
         }
     }
 
+    /// Whether a body sent or received without a content type reads as JSON: its first byte
+    /// after any whitespace opens an object or an array. Such a body is redacted as JSON, so that
+    /// a client that forgot `Content-Type` does not have its secrets kept in clear.
+    package static func looksLikeJSON(_ body: Data) -> Bool {
+        for byte in body where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+            return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+        }
+        return false
+    }
+
     private func walk() -> SecretVocabulary.RedactedBody? {
         var output: [UInt8] = []
         var replaced: [Data] = []

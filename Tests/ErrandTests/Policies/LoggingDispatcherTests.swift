@@ -166,6 +166,21 @@ final class CapturingSink: LogSink {
         #expect(sink.texts[1].hasSuffix("\n  abcdefghij… (16 B more)"))
     }
 
+    @Test func anUntypedBodyThatReadsAsJSONIsRedactedAsJSON() async throws {
+        // Given an answer without a content type whose body is JSON holding a token
+        let inner = InMemoryDispatcher()
+        inner.stub(.get, "/me", response: .status(200, body: Data(#"{"token":"t-1","id":7}"#.utf8)))
+        let sink = CapturingSink()
+        let dispatcher = inner.logging(to: sink, level: .body)
+
+        // When it is logged
+        _ = try await dispatcher.dispatch(.get("/me"))
+
+        // Then the token is hidden and the rest shown
+        #expect(!sink.texts.joined().contains("t-1"))
+        #expect(sink.texts[1].contains(#""id":7"#))
+    }
+
     @Test func binaryBodiesAreShownAsSizeAndType() async throws {
         // Given a binary response
         let inner = InMemoryDispatcher()

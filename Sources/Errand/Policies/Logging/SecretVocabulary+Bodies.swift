@@ -2,7 +2,8 @@ import Foundation
 
 extension SecretVocabulary {
     /// A body of any kind with its secret values replaced, chosen by its content type: JSON keys
-    /// at any depth, form fields and multipart fields.
+    /// at any depth, form fields and multipart fields. A body without a content type that reads
+    /// as JSON is redacted as JSON.
     ///
     /// - Parameters:
     ///   - body: The bytes.
@@ -15,6 +16,10 @@ extension SecretVocabulary {
         let type = (contentType ?? "").lowercased()
         if type.contains("json") {
             return redactedJSON(body)?.data
+        }
+        if type.trimmingCharacters(in: .whitespaces).isEmpty, JSONSecretRedactor.looksLikeJSON(body) {
+            // Untyped: redacted as JSON when it reads as JSON, else shown as any untyped body is.
+            return redactedJSON(body)?.data ?? body
         }
         if type.hasPrefix("application/x-www-form-urlencoded") {
             guard let text = String(data: body, encoding: .utf8) else { return nil }

@@ -215,7 +215,7 @@ struct HARRedactor {
             .trimmingCharacters(in: .whitespaces)
         let hides = rules.redaction.hidesBodyKey
         let result: SecretVocabulary.RedactedBody?
-        if essence.hasSuffix("json") {
+        if essence.hasSuffix("json") || (essence.isEmpty && JSONSecretRedactor.looksLikeJSON(body)) {
             // Not JSON after all (nil): keys cannot be found, so the body is kept as it is.
             result = JSONSecretRedactor.redact(body, placeholder: placeholder, isSecret: hides)
         } else if essence == "application/x-www-form-urlencoded", let text = HARBodyText.utf8String(body) {
