@@ -5,7 +5,9 @@ import ErrandSync
 /// An operation that completes before `start` returns (a cache hit, a stub, a refused request)
 /// is returned without suspending; only one still running waits on a continuation. The result
 /// is moved, never copied, from the operation to the caller: a decoded value can hold dozens of
-/// references, and each copy retains and releases every one.
+/// references, and each copy retains and releases every one. It travels through a slot this
+/// function allocates, and a relay that is not generic: generic types of the caller's value
+/// would each cost a metadata lookup on every request, as this code is not specialised for it.
 ///
 /// - Parameters:
 ///   - start: Starts the operation, which must call `complete` exactly once, and returns its handle.
@@ -15,88 +17,116 @@ func withCancellableCallback<Value: Sendable>(
     onCancelledBeforeStart: () -> NetworkError
 ) async throws(NetworkError) -> Value {
     if Task.isCancelled { throw onCancelledBeforeStart() }
-    let relay = ResultRelay<Value>()
-    let operation = start { result in relay.deliver(consume result) }
-    if let early = relay.takeEarly() { return try value(of: consume early) }
-    let result = await withTaskCancellationHandler {
-        // Unchecked, as the checked form costs an allocation on every request; the relay lets
-        // only the first completion through, so an operation that calls back twice is harmless.
-        await withUnsafeContinuation { relay.wait(with: $0) }
-    } onCancel: {
-        // Runs at once when the task was cancelled while `start` ran.
-        operation.cancel()
+    let slot = ResultSlot<Value>()
+    let relay = ResultRelay()
+    let operation = start { result in
+        // Only the first result is written; a later one is dropped without touching the slot.
+        guard relay.claim() else { return }
+        slot.fill(with: consume result)
+        relay.publish()
     }
-    return try value(of: consume result)
+    if !relay.takeEarly() {
+        await withTaskCancellationHandler {
+            // Unchecked, as the checked form costs an allocation on every request.
+            await withUnsafeContinuation { relay.wait(with: $0) }
+        } onCancel: {
+            // Runs at once when the task was cancelled while `start` ran.
+            operation.cancel()
+        }
+    }
+    return try slot.take()
 }
 
-/// The value of a result, or its error thrown, moved out rather than copied as `get()` does.
-private func value<Value>(of result: consuming Result<Value, NetworkError>) throws(NetworkError) -> Value {
-    switch consume result {
-    case .success(let value): return value
-    case .failure(let error): throw error
+/// Where the one result of an operation waits to be taken: written by whoever claimed the
+/// relay, read after the relay said it is there.
+struct ResultSlot<Value>: @unchecked Sendable {
+    private let pointer = UnsafeMutablePointer<Result<Value, NetworkError>>.allocate(capacity: 1)
+
+    /// Moves `result` in.
+    func fill(with result: consuming Result<Value, NetworkError>) {
+        pointer.initialize(to: consume result)
+    }
+
+    /// Moves the result out, frees the slot, and returns the value or throws the error.
+    func take() throws(NetworkError) -> Value {
+        let result = pointer.move()
+        pointer.deallocate()
+        switch consume result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 }
 
-/// Carries an operation's first result to the task waiting for it, whichever comes first.
-final class ResultRelay<Value: Sendable>: Sendable {
+/// Tells the task waiting for an operation that its result is in the slot, whichever of the two
+/// comes first, and lets only the first result in.
+final class ResultRelay: Sendable {
     private enum Phase {
         case empty
+        /// A result is being written.
+        case claimed
+        /// A result is being written, and the task is waiting for it.
+        case claimedWhileWaiting(UnsafeContinuation<Void, Never>)
+        case waiting(UnsafeContinuation<Void, Never>)
         case ready
-        case waiting(UnsafeContinuation<Result<Value, NetworkError>, Never>)
         case done
     }
 
-    /// The phase, and the result while it is `ready`: moved in and out with `swap`, since a
-    /// value captured by the lock's closure could otherwise only be copied.
-    private struct State {
-        var phase = Phase.empty
-        var result: Result<Value, NetworkError>?
-    }
+    private let phase = Locked(Phase.empty)
 
-    private let state = Locked(State())
-
-    /// Hands `result` to the waiting task, or keeps it for one to come; drops any later result.
-    func deliver(_ result: consuming Result<Value, NetworkError>) {
-        var incoming: Result<Value, NetworkError>? = consume result
-        let waiting: UnsafeContinuation<Result<Value, NetworkError>, Never>? = state.withLock { state in
-            switch state.phase {
+    /// Takes the right to write the result: `true` for the first caller only.
+    func claim() -> Bool {
+        phase.withLock { phase in
+            switch phase {
             case .empty:
-                state.phase = .ready
-                swap(&state.result, &incoming)
-                return nil
+                phase = .claimed
+                return true
             case .waiting(let continuation):
-                state.phase = .done
+                phase = .claimedWhileWaiting(continuation)
+                return true
+            case .claimed, .claimedWhileWaiting, .ready, .done:
+                return false
+            }
+        }
+    }
+
+    /// Says the claimed result is written, resuming the task if it waits.
+    func publish() {
+        let waiting: UnsafeContinuation<Void, Never>? = phase.withLock { phase in
+            if case .claimedWhileWaiting(let continuation) = phase {
+                phase = .done
                 return continuation
-            case .ready, .done:
-                incoming = nil
-                return nil
             }
+            phase = .ready
+            return nil
         }
-        if let waiting, let incoming = incoming.take() { waiting.resume(returning: incoming) }
+        waiting?.resume()
     }
 
-    /// The result, when it was delivered already; from then on any later one is dropped.
-    func takeEarly() -> Result<Value, NetworkError>? {
-        var taken: Result<Value, NetworkError>?
-        state.withLock { state in
-            guard case .ready = state.phase else { return }
-            state.phase = .done
-            swap(&state.result, &taken)
+    /// Whether the result is written already; from then on the slot is the caller's.
+    func takeEarly() -> Bool {
+        phase.withLock { phase in
+            guard case .ready = phase else { return false }
+            phase = .done
+            return true
         }
-        return taken
     }
 
-    /// Resumes `continuation` with the result now if it came, else when it comes.
-    func wait(with continuation: UnsafeContinuation<Result<Value, NetworkError>, Never>) {
-        var ready: Result<Value, NetworkError>?
-        state.withLock { state in
-            if case .ready = state.phase {
-                state.phase = .done
-                swap(&state.result, &ready)
-            } else {
-                state.phase = .waiting(continuation)
+    /// Resumes `continuation` now if the result is written, else once it is.
+    func wait(with continuation: UnsafeContinuation<Void, Never>) {
+        let resumeNow = phase.withLock { phase -> Bool in
+            switch phase {
+            case .ready:
+                phase = .done
+                return true
+            case .claimed:
+                phase = .claimedWhileWaiting(continuation)
+                return false
+            default:
+                phase = .waiting(continuation)
+                return false
             }
         }
-        if let ready = ready.take() { continuation.resume(returning: ready) }
+        if resumeNow { continuation.resume() }
     }
 }

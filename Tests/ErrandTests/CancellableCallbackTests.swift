@@ -1,0 +1,54 @@
+import Dispatch
+import Testing
+
+@testable import Errand
+
+/// The bridge from a callback to async/await: the first result reaches the task, whichever of
+/// the result and the wait comes first, and a later one is dropped.
+@Suite struct CancellableCallbackTests {
+    @Test func aResultFromAnotherThreadReachesTheTaskWhicheverComesFirst() async throws {
+        // Given operations that answer on another thread, at once or a moment later, then again
+        for index in 0..<2_000 {
+            let value = try await withCancellableCallback { complete in
+                DispatchQueue.global().async {
+                    complete(.success(index))
+                    complete(.success(-1))
+                }
+                return FinishedCancellable()
+            } onCancelledBeforeStart: {
+                .cancelled(nil)
+            }
+
+            // Then each call returns its own first result
+            #expect(value == index)
+        }
+    }
+
+    @Test func aResultGivenDuringStartIsReturnedAndALaterOneDropped() async throws {
+        // Given an operation that answers twice before its start returns, then once more later
+        let value = try await withCancellableCallback { complete in
+            complete(.success("first"))
+            complete(.success("second"))
+            DispatchQueue.global().async { complete(.success("late")) }
+            return FinishedCancellable()
+        } onCancelledBeforeStart: {
+            .cancelled(nil)
+        }
+
+        // Then the first is returned
+        #expect(value == "first")
+    }
+
+    @Test func aFailureIsThrown() async {
+        // Given an operation that fails on another thread
+        await #expect(throws: NetworkError.self) {
+            _ = try await withCancellableCallback {
+                (complete: @escaping @Sendable (consuming Result<Int, NetworkError>) -> Void) in
+                DispatchQueue.global().async { complete(.failure(.cancelled(nil))) }
+                return FinishedCancellable()
+            } onCancelledBeforeStart: {
+                .cancelled(nil)
+            }
+        }
+    }
+}
