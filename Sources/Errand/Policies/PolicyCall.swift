@@ -96,8 +96,7 @@ package final class PolicyCall: Cancellable {
     package func cancel() {
         // One step: read apart from the ending, a task that `proceed` stored in between would be
         // dropped with the state, never cancelled, and its wait would go on.
-        var taken = State()
-        state.withLock { swap(&$0, &taken) }
+        let taken = takeState()
         taken.task?.cancel()
         taken.handle?.cancel()
         taken.onError?(.cancelled(request))
@@ -121,12 +120,18 @@ package final class PolicyCall: Cancellable {
         take()?.onError(error.attaching(request))
     }
 
+    /// Everything the call holds, moved out in one step; the call holds nothing from then on.
+    private func takeState() -> State {
+        var taken = State()
+        state.withLock { swap(&$0, &taken) }
+        return taken
+    }
+
     /// The callbacks, the first time only; the call holds nothing from then on.
     private func take() -> (
         onSuccess: @Sendable (NetworkResponse) -> Void, onError: @Sendable (NetworkError) -> Void
     )? {
-        var taken = State()
-        state.withLock { swap(&$0, &taken) }
+        let taken = takeState()
         guard let onSuccess = taken.onSuccess, let onError = taken.onError else { return nil }
         return (onSuccess, onError)
     }

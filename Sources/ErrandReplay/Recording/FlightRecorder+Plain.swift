@@ -49,11 +49,11 @@ extension FlightRecorder {
             for field in response.headers where !freshRedactor.leavesHeader(named: field.name) { return nil }
             if let body = request.body {
                 guard let data = body.data,
-                    data.isEmpty || leavesBody(data, mimeType: headers["Content-Type"] ?? body.contentType)
+                    data.isEmpty || skipsWalk(of: data, mimeType: headers["Content-Type"] ?? body.contentType)
                 else { return nil }
             }
             if !response.body.isEmpty,
-                !leavesBody(response.body, mimeType: response.headers["Content-Type"] ?? "")
+                !skipsWalk(of: response.body, mimeType: response.headers["Content-Type"] ?? "")
             {
                 return nil
             }
@@ -62,10 +62,5 @@ extension FlightRecorder {
             statusCode: response.statusCode, headers: response.headers, body: response.body)
         return PlainExchange(
             request: request, url: url, response: kept, startedDateTime: startedDateTime, duration: duration)
-    }
-
-    /// Whether the redaction leaves a body as it is: JSON in which no secret key can occur.
-    private func leavesBody(_ body: Data, mimeType: String) -> Bool {
-        Self.isJSON(mimeType) && !probe.mayHoldKey(in: body)
     }
 }

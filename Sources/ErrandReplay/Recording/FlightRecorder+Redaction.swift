@@ -33,7 +33,9 @@ extension FlightRecorder {
         hideEchoes(of: redactor.secrets, in: &result)
     }
 
-    private func skipsWalk(of body: Data, mimeType: String) -> Bool {
+    /// Whether the redaction leaves a body as it is without walking it: JSON in which no
+    /// secret key can occur.
+    func skipsWalk(of body: Data, mimeType: String) -> Bool {
         Self.isJSON(mimeType) && !probe.mayHoldKey(in: body)
     }
 

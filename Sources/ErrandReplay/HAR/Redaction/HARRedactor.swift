@@ -12,9 +12,6 @@ struct HARRedactor {
     /// prepared redactor (the flight recorder does, once per exchange) costs one retain.
     private let rules: Rules
 
-    /// The redaction applied; names match in any case and spelling.
-    var redaction: HAR.Redaction { rules.redaction }
-
     /// The parts of a redactor that never change once it is prepared.
     private final class Rules: Sendable {
         let redaction: HAR.Redaction
