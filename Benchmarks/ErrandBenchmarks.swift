@@ -42,7 +42,9 @@ struct ErrandBenchmarks {
             try payloads.write(to: URL(fileURLWithPath: directory))
             return
         }
-        let context = BenchmarkContext(quick: options.quick, payloads: payloads, serverURL: try serverURL())
+        let context = BenchmarkContext(
+            quick: options.quick, payloads: payloads, serverURL: try serverURL(),
+            requestedRounds: options.rounds)
         if let workload = options.workload {
             try await SoloWorkload.runAlone(
                 kind: workload.kind, count: workload.count, payload: workload.payload, context: context)

@@ -1,7 +1,7 @@
 /// The command line.
 struct Options: Sendable {
     static let usage = """
-        usage: ErrandBenchmarks [--quick] [--only <scenario>[,<scenario>…]] [--json <path>]
+        usage: ErrandBenchmarks [--quick] [--only <scenario>[,<scenario>…]] [--rounds <n>] [--json <path>]
                ErrandBenchmarks --list
                ErrandBenchmarks --write-payloads <directory>
                ErrandBenchmarks --workload <kind> <count> [--payload small|medium]
@@ -10,6 +10,8 @@ struct Options: Sendable {
 
           --quick             every scenario, briefly (for CI; the figures are not meaningful)
           --only <names>      only these scenarios (see --list)
+          --rounds <n>        rounds of each judged comparison (default 7, 2 with --quick): more
+                              rounds steady the medians on a busy machine, at their cost in time
           --json <path>       also write the figures, with the machine, Swift version and commit
           --list              list the scenarios and exit
           --write-payloads    write user.json and products.json, the payloads a server must serve
@@ -31,6 +33,8 @@ struct Options: Sendable {
 
     var quick = false
     var only: [String]?
+    /// Rounds of each judged comparison, when not the mode's default.
+    var rounds: Int?
     var jsonPath: String?
     var list = false
     var help = false
@@ -56,6 +60,11 @@ struct Options: Sendable {
             case "--only":
                 let names = try value(for: argument).split(separator: ",").map(String.init)
                 options.only = (options.only ?? []) + names
+            case "--rounds":
+                guard let rounds = Int(try value(for: argument)), rounds > 0 else {
+                    throw BenchmarkError("--rounds needs a whole number above 0\n\n\(usage)")
+                }
+                options.rounds = rounds
             case "--json": options.jsonPath = try value(for: argument)
             case "--list": options.list = true
             case "--help", "-h": options.help = true

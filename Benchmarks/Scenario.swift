@@ -60,9 +60,11 @@ struct BenchmarkContext: Sendable {
     let payloads: Payloads
     /// The base URL of a server that serves the payload files, when there is one.
     let serverURL: URL?
+    /// Rounds asked for on the command line (`--rounds`), or `nil` for the mode's default.
+    var requestedRounds: Int?
 
     /// The number of A/B rounds for each comparison.
-    var rounds: Int { quick ? 2 : 7 }
+    var rounds: Int { requestedRounds ?? (quick ? 2 : 7) }
 
     /// Fewer rounds, for comparisons read beside a main one rather than judged on their own.
     var secondaryRounds: Int { quick ? 1 : 3 }
