@@ -90,8 +90,10 @@ struct Comparison: Sendable {
     let errand: Contender
 
     /// Runs one untimed warm-up of each side (unless `warmUp` is false), then `rounds` rounds of
-    /// baseline then Errand (A B A B …). The ratio is Errand over baseline, taken per round and
-    /// then its median, so drift between rounds cancels out.
+    /// one sample of each side, the order turning each round (A B, B A, A B …). The ratio is
+    /// Errand over baseline, taken per round and then its median, so drift between rounds
+    /// cancels out, and turning the order keeps either side from always running second, after
+    /// the other has warmed or loaded the machine (and the server) for it.
     func measure(rounds: Int, warmUp: Bool = true, scenario: String, progress: (String) -> Void)
         async throws -> ResultRow
     {
@@ -101,9 +103,14 @@ struct Comparison: Sendable {
         }
         var baselineSamples: [Sample] = []
         var errandSamples: [Sample] = []
-        for _ in 0..<rounds {
-            baselineSamples.append(try await baseline.sample())
-            errandSamples.append(try await errand.sample())
+        for round in 0..<rounds {
+            if Self.baselineFirst(inRound: round) {
+                baselineSamples.append(try await baseline.sample())
+                errandSamples.append(try await errand.sample())
+            } else {
+                errandSamples.append(try await errand.sample())
+                baselineSamples.append(try await baseline.sample())
+            }
         }
         var row = ResultRow(
             scenario: scenario, label: label, variant: variant, baselineName: baseline.name,
@@ -125,6 +132,12 @@ struct Comparison: Sendable {
         }
         progress(row.progressLine)
         return row
+    }
+
+    /// Whether the baseline samples first in `round` (counted from 0): in even rounds, so an odd
+    /// number of rounds gives the baseline the first place once more than Errand.
+    static func baselineFirst(inRound round: Int) -> Bool {
+        round.isMultiple(of: 2)
     }
 }
 

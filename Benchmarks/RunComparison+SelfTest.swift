@@ -37,6 +37,11 @@ extension RunComparison {
             verdict(old: Stats([12.0]), new: Stats([12.5]), higherIsBetter: false) == .worse,
             "a 4% change between ranges of one point is")
 
+        // The sides take turns at sampling first, so neither always runs after the other.
+        check(
+            (0..<6).map(Comparison.baselineFirst(inRound:)) == [true, false, true, false, true, false],
+            "the baseline samples first in even rounds only")
+
         // Rows matched by scenario, case, variant and baseline; every figure of a pair judged.
         let old = report(rows: [
             row(
