@@ -42,8 +42,8 @@ struct Report: Codable, Sendable {
             let rounds = Set(scenarioRows.map(\.rounds)).sorted().map(String.init).joined(separator: "/")
             lines.append(
                 "Median of \(rounds) round\(rounds == "1" ? "" : "s") (min–max), baseline and Errand "
-                    + "alternating, the order turning each round. Ratio: Errand ÷ baseline in each round, then the median."
-            )
+                    + "alternating, the order turning each round. Ratio: Errand ÷ baseline in each "
+                    + "round, then the median.")
             lines.append("")
             let unit = scenarioRows.first?.unit ?? ""
             let comparing = scenarioRows.first?.metric == .memory ? "Errand − baseline" : "ratio"
