@@ -31,7 +31,7 @@ import Foundation
 /// the cache outside header-setting policies (auth, interceptors) and the cache does not see
 /// their headers, so a response for one user may answer another. Call ``clear()`` when the
 /// signed-in user changes. On Linux this is the only HTTP cache (FoundationNetworking never
-/// consults `URLCache`); on Apple platforms it is independent of `URLCache`, which
+/// answers from `URLCache`); on Apple platforms it is independent of `URLCache`, which
 /// ``URLSessionDispatcher/defaultConfiguration()`` turns off, so nothing is cached twice.
 public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends what the store cannot answer.
