@@ -89,6 +89,10 @@ import Testing
         #expect(harmless.status == 0, "\(harmless.output)\(harmless.errors)")
         #expect(harmless.output.contains("+ added key args.b"))
         #expect(strict.status == 1)
+        // And the text agrees with the status that --fail-on gives
+        #expect(strict.output.contains("1 difference (1 breaking)"), "\(strict.output)")
+        #expect(strict.output.contains("✗ added key args.b"))
+        #expect(harmless.output.contains("1 difference (0 breaking)"))
     }
 
     @Test(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))

@@ -34,6 +34,24 @@ import Testing
         #expect(ResolvedURLs(baseURL: nil).url(of: .get("/users")) == nil)
     }
 
+    @Test func aTransportFailureIsKeptWithTheAbsoluteURLItsCauseNames() async throws {
+        // Given a recorder without a base URL, over a transport whose port refuses connections
+        let recorder = FlightRecorder(FlightRecorder.Configuration())
+        let transport = URLSessionDispatcher(baseURL: URL(string: "http://127.0.0.1:1"))
+        let dispatcher = transport.flightRecording(into: recorder)
+
+        // When a request fails before any answer
+        await #expect(throws: NetworkError.self) {
+            try await Request<String>(RequestData.get("/fail").query("token", "secret-value"))
+                .execute(dispatcher: dispatcher)
+        }
+
+        // Then its entry has an absolute URL, as HAR 1.2 asks, with the secret still hidden
+        let entry = try #require(recorder.har().log.entries.first)
+        #expect(entry.response.status == 0)
+        #expect(entry.request.url == "http://127.0.0.1:1/fail?token=%3Credacted%3E")
+    }
+
     @Test func theRecordedEntryIsTheSameWithTheURLKnownOrResolved() async throws {
         let server = InMemoryDispatcher()
         server.stub(.get, "/users", response: .text("[]"))

@@ -41,7 +41,7 @@ enum VerifyCommand {
             let verifier = try CassetteVerifier(
                 cassette: cassette, dispatcher: dispatcher, options: arguments.options)
             let report = await verifier.verify()
-            write(report.description, to: .standardOutput)
+            write(report.text(breakingFor: arguments.failOn), to: .standardOutput)
             return report.isBreaking(for: arguments.failOn) ? breaking : passed
         } catch {
             write("errand-verify: \(error)", to: .standardError)

@@ -91,6 +91,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The code, the request, the response and the cause, for the log.
+    ///
+    /// Secrets are redacted as in ``RequestData/description``, and the request's secret values
+    /// (secret headers, query items, body fields) are hidden wherever the text repeats them: in
+    /// a response URL, an echoing body, or a cause that quotes the URL.
     public var description: String {
         var lines = ["NetworkError.\(code.rawValue): \(message)"]
         if let request { lines.append("  request: \(request)") }
@@ -99,7 +103,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
             if code == .unacceptableStatus { lines.append("  body: \(response.bodySnippet())") }
         }
         if let underlyingError { lines.append("  cause: \(underlyingError)") }
-        return lines.joined(separator: "\n")
+        let text = lines.joined(separator: "\n")
+        guard let request else { return text }
+        return EchoNeedles(RequestData.descriptionVocabulary.secretValues(of: request)).hidden(
+            in: text, placeholder: SecretVocabulary.defaultPlaceholder)
     }
 
     private static func userMessage(forStatus status: Int) -> String {

@@ -93,14 +93,10 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     ///
     /// Values of query items named in ``secretQueryNames`` (``SecretVocabulary/default``'s
     /// `token`, `api_key`, `password`, … and `key`), in any case and spelling (`accessToken`,
-    /// `ACCESS-TOKEN`), are shown as `<redacted>`, since descriptions end up in logs and errors.
+    /// `ACCESS-TOKEN`), are shown as `<redacted>`, since descriptions end up in logs and errors:
+    /// in ``query`` and in a query written into ``path`` alike.
     public var description: String {
-        let vocabulary = Self.descriptionVocabulary
-        let shown = vocabulary.redacted(query)
-        let queryString = PercentEncoding.queryString(shown).replacingOccurrences(
-            of: "%3Credacted%3E", with: vocabulary.placeholder)
-        guard !queryString.isEmpty else { return "\(method) \(path)" }
-        return "\(method) \(path)\(path.contains("?") ? "&" : "?")\(queryString)"
+        Self.descriptionVocabulary.redactedTarget(of: self)
     }
 
     /// Query item names whose values ``description`` never shows: the names of
@@ -111,7 +107,7 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     public static let secretQueryNames: Set<String> = SecretVocabulary.defaultNames.union(["key", "apikey"])
 
     /// ``secretQueryNames`` as a vocabulary, normalised once.
-    private static let descriptionVocabulary = SecretVocabulary(names: secretQueryNames)
+    static let descriptionVocabulary = SecretVocabulary(names: secretQueryNames)
 
     /// Checks what can be checked before anything is sent.
     ///

@@ -46,18 +46,40 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
     /// for ``CacheStatus/hit`` and ``CacheStatus/revalidated``.
     public var isFromCache: Bool { cacheStatus != .network }
 
-    /// The status with its reason phrase and the body size, for logs.
+    /// The status with its reason phrase, the body size and the URL, for logs; secret query
+    /// values in the URL are shown as `<redacted>`, as in ``RequestData/description``.
     public var description: String {
         "\(statusCode) \(HTTPStatus.reason(for: statusCode)), \(body.count) bytes"
-            + (url.map { " from \($0.absoluteString)" } ?? "")
+            + (url.map {
+                " from \(RequestData.descriptionVocabulary.redactingQuery(ofURL: $0.absoluteString))"
+            }
+                ?? "")
     }
 
     /// Up to `limit` bytes of the body as text, marked when cut, for error messages.
+    ///
+    /// Error messages end up in logs, so the body is redacted first: the values of secret JSON
+    /// keys, form and multipart fields (``SecretVocabulary/default``), and every spelling of the
+    /// request's own secret values, which a server may echo. A body typed as JSON, form or
+    /// multipart that cannot be read as such is shown only when no secret name occurs in it.
     func bodySnippet(limit: Int = 512) -> String {
         guard !body.isEmpty else { return "(empty body)" }
-        let prefix = body.prefix(limit)
-        let text = String(decoding: prefix, as: UTF8.self)
-        return body.count > limit ? text + "… (\(body.count) bytes in all)" : text
+        let vocabulary = SecretVocabulary.default
+        let shown: Data
+        if let redacted = vocabulary.redactedBody(body, contentType: headers["Content-Type"]) {
+            shown = redacted
+        } else if vocabulary.mayName(in: body) {
+            return "(\(body.count) bytes, not shown: they could not be read to redact a secret they name)"
+        } else {
+            shown = body
+        }
+        let prefix = shown.prefix(limit)
+        var text = String(decoding: prefix, as: UTF8.self)
+        if let request {
+            text = EchoNeedles(RequestData.descriptionVocabulary.secretValues(of: request)).hidden(
+                in: text, placeholder: vocabulary.placeholder)
+        }
+        return shown.count > limit ? text + "… (\(shown.count) bytes in all)" : text
     }
 }
 

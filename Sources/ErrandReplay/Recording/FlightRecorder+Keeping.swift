@@ -29,7 +29,7 @@ extension FlightRecorder {
             return
         }
         guard let error else { return }
-        let harRequest = harRequest(for: request, answeredBy: error.response)
+        let harRequest = harRequest(for: request, answeredBy: error.response, failure: error)
         var entry: HAR.Entry
         if let answer = error.response {
             entry = Recording.entry(
@@ -61,14 +61,19 @@ extension FlightRecorder {
         keep(.entry(entry), bytes: bytes)
     }
 
-    /// The request in HAR form, against the base URL, or the origin its answer came from, or
-    /// (when neither makes a URL) with the path as it was given.
-    private func harRequest(for request: RequestData, answeredBy answer: NetworkResponse?) -> HAR.Request {
+    /// The request in HAR form, against the base URL, or the origin its answer came from, or the
+    /// origin of the URL its failure names, or (when none makes a URL) with the path as it was
+    /// given.
+    private func harRequest(
+        for request: RequestData, answeredBy answer: NetworkResponse?, failure: NetworkError? = nil
+    ) -> HAR.Request {
         if let url = resolvedURLs.url(of: request) { return Recording.harRequest(for: request, url: url) }
         if let resolved = try? Recording.harRequest(resolving: request, against: configuration.baseURL) {
             return resolved
         }
-        if let origin = answer?.url.flatMap(Self.origin),
+        // A transport failure has no answer, but its cause names the URL that failed.
+        let failedURL = (failure?.underlyingError as? URLError)?.failingURL
+        if let origin = (answer?.url ?? failedURL).flatMap(Self.origin),
             let resolved = try? Recording.harRequest(resolving: request, against: origin)
         {
             return resolved

@@ -12,7 +12,8 @@ import Foundation
 /// skipped entry 3: POST https://api.example.com/users: not sent: the method may change …
 /// ```
 ///
-/// `✗` marks a change that is breaking by ``Category/breakingByDefault``, `+` one that is not.
+/// `✗` marks a change that is breaking by ``Category/breakingByDefault``, `+` one that is not;
+/// ``text(breakingFor:)`` marks them by other categories.
 public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
     /// Every difference, in entry order, then in the order found (status, headers, body).
     public var differences: [Difference]
@@ -61,10 +62,19 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
         differences.filter { $0.entry == entry }
     }
 
-    /// The report as text: a summary line, then each entry with differences and its changes,
-    /// then the skipped entries.
+    /// The report as text, with breaking changes as ``Category/breakingByDefault`` counts them.
     public var description: String {
-        let breaking = differences.filter { Category.breakingByDefault.contains($0.category) }.count
+        text(breakingFor: Category.breakingByDefault)
+    }
+
+    /// The report as text: a summary line, then each entry with differences and its changes,
+    /// then the skipped entries. The summary's breaking count and each change's mark (`✗`
+    /// breaking, `+` not) follow `categories`, so the text agrees with ``isBreaking(for:)``.
+    ///
+    /// - Parameter categories: What counts as breaking, as given to ``isBreaking(for:)``.
+    /// - Returns: The readable report.
+    public func text(breakingFor categories: Set<Category>) -> String {
+        let breaking = differences.filter { categories.contains($0.category) }.count
         let total = verified.count + skipped.count
         var lines = [
             "Verified \(verified.count) of \(total) entries: "
@@ -79,7 +89,7 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
                 current = difference.entry
                 lines.append("entry \(difference.entry): \(difference.method) \(difference.url)")
             }
-            let mark = Category.breakingByDefault.contains(difference.category) ? "✗" : "+"
+            let mark = categories.contains(difference.category) ? "✗" : "+"
             lines.append("  \(mark) \(difference.kind)")
         }
         lines += skipped.map { "skipped \($0)" }

@@ -6,8 +6,16 @@ struct LogFormatter: Sendable {
     let vocabulary: SecretVocabulary
     let bodyLimit: Int
 
+    /// The spellings of `request`'s secret values, to hide wherever the request's or its
+    /// answer's headers and bodies repeat them; `nil` at ``LogLevel/basic``, which shows neither.
+    func echoes(of request: RequestData) -> EchoNeedles? {
+        guard level >= .headers else { return nil }
+        let needles = EchoNeedles(vocabulary.secretValues(of: request))
+        return needles.isEmpty ? nil : needles
+    }
+
     /// `[errand #12] → GET /x?page=2`, and the headers and body at higher levels.
-    func requestText(_ request: RequestData, id: Int) -> String {
+    func requestText(_ request: RequestData, id: Int, hiding echoes: EchoNeedles?) -> String {
         var text = "\(Self.prefix(id)) → \(target(of: request))"
         if let data = request.body?.data, !data.isEmpty { text += " \(data.count) B" }
         guard level >= .headers else { return text }
@@ -15,12 +23,14 @@ struct LogFormatter: Sendable {
         if level >= .body, let body = request.body {
             appendBody(body.data ?? Data(), contentType: request.effectiveHeaders["Content-Type"], to: &text)
         }
-        return text
+        return hiding(echoes, in: text)
     }
 
     /// `[errand #12] ← 200 GET /x 12.3 ms 411 B`, and the headers and body at higher levels.
-    func responseText(_ response: NetworkResponse, request: RequestData, id: Int, elapsed: Duration) -> String
-    {
+    func responseText(
+        _ response: NetworkResponse, request: RequestData, id: Int, elapsed: Duration,
+        hiding echoes: EchoNeedles?
+    ) -> String {
         var text =
             "\(Self.prefix(id)) ← \(response.statusCode) \(target(of: request)) \(Self.milliseconds(elapsed))"
             + " \(response.body.count) B"
@@ -29,11 +39,13 @@ struct LogFormatter: Sendable {
         if level >= .body {
             appendBody(response.body, contentType: response.headers["Content-Type"], to: &text)
         }
-        return text
+        return hiding(echoes, in: text)
     }
 
     /// `[errand #12] ← timedOut GET /x 30000.0 ms`, with the status when there was a response.
-    func failureText(_ error: NetworkError, request: RequestData, id: Int, elapsed: Duration) -> String {
+    func failureText(
+        _ error: NetworkError, request: RequestData, id: Int, elapsed: Duration, hiding echoes: EchoNeedles?
+    ) -> String {
         let status = error.statusCode.map { " \($0)" } ?? ""
         var text =
             "\(Self.prefix(id)) ← \(error.code)\(status) \(target(of: request)) \(Self.milliseconds(elapsed))"
@@ -43,14 +55,19 @@ struct LogFormatter: Sendable {
                 appendBody(response.body, contentType: response.headers["Content-Type"], to: &text)
             }
         }
-        return text
+        return hiding(echoes, in: text)
     }
 
-    /// The method and the path with its query, secret query values redacted.
+    /// The method and the path with its query, secret query values redacted (in the path too).
     private func target(of request: RequestData) -> String {
-        let query = vocabulary.redactedQueryString(request.query)
-        guard !query.isEmpty else { return "\(request.method) \(request.path)" }
-        return "\(request.method) \(request.path)\(request.path.contains("?") ? "&" : "?")\(query)"
+        vocabulary.redactedTarget(of: request)
+    }
+
+    /// `text` with every spelling of the request's secrets replaced: a server that echoes the
+    /// request (`/anything`, a validation error quoting the input) repeats them as plain values,
+    /// under names that are not secret.
+    private func hiding(_ echoes: EchoNeedles?, in text: String) -> String {
+        echoes.map { $0.hidden(in: text, placeholder: vocabulary.placeholder) } ?? text
     }
 
     private func appendHeaders(_ headers: HTTPHeaders, to text: inout String) {

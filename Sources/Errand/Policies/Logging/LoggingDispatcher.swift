@@ -12,9 +12,11 @@ import Foundation
 /// [errand #12] ← 200 GET /users?page=2 12.3 ms 411 B
 /// ```
 ///
-/// Redaction happens before a line leaves the policy: header values, query items, JSON keys at
-/// any depth, form fields and multipart fields named in the vocabulary, in requests and in
-/// responses alike.
+/// Redaction happens before a line leaves the policy: header values, query items (in the path
+/// too), JSON keys at any depth, form fields and multipart fields named in the vocabulary, in
+/// requests and in responses alike. At ``LogLevel/headers`` and ``LogLevel/body``, a value hidden
+/// in the request is hidden wherever the lines repeat it, in any spelling of ``SecretSpelling``:
+/// a server that echoes the request puts it under names that are not secret.
 public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// The dispatcher that sends the logged requests.
     public let base: any NetworkDispatcher
@@ -90,10 +92,12 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
         }
     }
 
-    /// A request on its way: its number and when it left, on the policy's clock.
+    /// A request on its way: its number, when it left on the policy's clock, and its secret
+    /// values' spellings, to hide in its answer.
     private struct Started {
         let id: Int
         let at: Duration
+        let echoes: EchoNeedles?
     }
 
     /// Numbers `request`, writes its line, and notes the time.
@@ -102,21 +106,23 @@ public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
             count += 1
             return count
         }
-        sink.log(
-            LogLine(
-                requestID: id, level: level, event: .request, text: formatter.requestText(request, id: id)))
-        return Started(id: id, at: clock.elapsed())
+        let echoes = formatter.echoes(of: request)
+        let text = formatter.requestText(request, id: id, hiding: echoes)
+        sink.log(LogLine(requestID: id, level: level, event: .request, text: text))
+        return Started(id: id, at: clock.elapsed(), echoes: echoes)
     }
 
     private func logSuccess(_ response: NetworkResponse, of request: RequestData, started: Started) {
         let elapsed = clock.elapsed() - started.at
-        let text = formatter.responseText(response, request: request, id: started.id, elapsed: elapsed)
+        let text = formatter.responseText(
+            response, request: request, id: started.id, elapsed: elapsed, hiding: started.echoes)
         sink.log(LogLine(requestID: started.id, level: level, event: .response, text: text))
     }
 
     private func logFailure(_ error: NetworkError, of request: RequestData, started: Started) {
         let elapsed = clock.elapsed() - started.at
-        let text = formatter.failureText(error, request: request, id: started.id, elapsed: elapsed)
+        let text = formatter.failureText(
+            error, request: request, id: started.id, elapsed: elapsed, hiding: started.echoes)
         sink.log(LogLine(requestID: started.id, level: level, event: .failure, text: text))
     }
 }

@@ -27,6 +27,7 @@ extension RequestData {
     ) throws -> String {
         let secrets = redacted ? vocabulary : .none
         var shown = self
+        shown.path = secrets.redactingQuery(ofURL: path, escapingPlaceholder: true)
         shown.query = secrets.redacted(query)
         let url = try shown.resolvedURL(relativeTo: baseURL).absoluteString
         var arguments = ["curl"]

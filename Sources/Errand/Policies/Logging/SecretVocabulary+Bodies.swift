@@ -33,13 +33,6 @@ extension SecretVocabulary {
         return body
     }
 
-    /// The query of `items` as it goes on the wire, with secret values shown as the placeholder.
-    func redactedQueryString(_ items: [URLQueryItem]) -> String {
-        let escapedPlaceholder = PercentEncoding.escape(placeholder)
-        return PercentEncoding.queryString(redacted(items)).replacingOccurrences(
-            of: escapedPlaceholder, with: placeholder)
-    }
-
     /// The `boundary` parameter of a multipart content type, without quotes.
     private static func boundary(in contentType: String) -> String? {
         for parameter in contentType.split(separator: ";").dropFirst() {

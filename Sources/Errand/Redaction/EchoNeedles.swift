@@ -1,4 +1,3 @@
-import Errand
 import Foundation
 
 #if canImport(Glibc)
@@ -10,11 +9,13 @@ import Foundation
 #endif
 
 /// The spellings of a set of redacted values, as bytes, each searched for with `memchr` and
-/// `memcmp`: a handful per secret, over bodies that are mostly free of them.
-struct EchoNeedles {
+/// `memcmp`: a handful per secret, over bodies that are mostly free of them. The flight recorder
+/// and the logging policy hide with it what a server echoes of a request's secrets.
+package struct EchoNeedles: Sendable {
     private let needles: [[UInt8]]
 
-    init(_ secrets: Set<String>) {
+    /// The spellings of `secrets` (see ``SecretSpelling/spellings(of:)``), without duplicates.
+    package init(_ secrets: Set<String>) {
         var seen: Set<[UInt8]> = []
         needles = secrets.flatMap { secret in
             SecretSpelling.spellings(of: secret).map { Array($0.text.utf8) }.filter {
@@ -23,15 +24,16 @@ struct EchoNeedles {
         }
     }
 
-    var isEmpty: Bool { needles.isEmpty }
+    /// Whether there is nothing to look for.
+    package var isEmpty: Bool { needles.isEmpty }
 
     /// Whether any spelling occurs in `data`.
-    func occur(in data: Data) -> Bool {
+    package func occur(in data: Data) -> Bool {
         data.withUnsafeBytes { haystack in needles.contains { Self.find($0, in: haystack) } }
     }
 
     /// Whether any spelling occurs in one of `texts`, searched as one buffer.
-    func occur(in texts: [String]) -> Bool {
+    package func occur(in texts: [String]) -> Bool {
         var joined: [UInt8] = []
         for text in texts {
             joined.append(contentsOf: text.utf8)
@@ -41,7 +43,7 @@ struct EchoNeedles {
     }
 
     /// `text` with every spelling found replaced by `placeholder`, longest first.
-    func hidden(in text: String, placeholder: String) -> String {
+    package func hidden(in text: String, placeholder: String) -> String {
         var text = text
         guard
             needles.contains(where: { needle in
