@@ -54,7 +54,7 @@ extension SecretVocabulary {
     /// They are the values of secret headers (and of each cookie in a secret `Cookie`), of
     /// secret query items in the path and after it, and the secret values of a JSON, form or
     /// multipart body.
-    package func secretValues(of request: RequestData) -> Set<String> {
+    func secretValues(of request: RequestData) -> Set<String> {
         guard !isEmpty else { return [] }
         var values: Set<String> = []
         func add(_ value: String?) {
