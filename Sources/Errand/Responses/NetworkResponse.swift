@@ -49,11 +49,10 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
     /// The status with its reason phrase, the body size and the URL, for logs; secret query
     /// values in the URL are shown as `<redacted>`, as in ``RequestData/description``.
     public var description: String {
-        "\(statusCode) \(HTTPStatus.reason(for: statusCode)), \(body.count) bytes"
-            + (url.map {
-                " from \(RequestData.descriptionVocabulary.redactingQuery(ofURL: $0.absoluteString))"
-            }
-                ?? "")
+        let summary = "\(statusCode) \(HTTPStatus.reason(for: statusCode)), \(body.count) bytes"
+        guard let url else { return summary }
+        let shown = RequestData.descriptionVocabulary.redactingQuery(ofURL: url.absoluteString)
+        return "\(summary) from \(shown)"
     }
 
     /// Up to `limit` bytes of the body as text, marked when cut, for error messages.
