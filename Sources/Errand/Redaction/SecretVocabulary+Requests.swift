@@ -17,18 +17,44 @@ extension SecretVocabulary {
         guard !isEmpty, let mark = text.firstIndex(of: "?") else { return text }
         let rest = text[text.index(after: mark)...]
         let end = rest.firstIndex(of: "#") ?? rest.endIndex
-        let shown = escapingPlaceholder ? PercentEncoding.escape(placeholder) : placeholder
-        var changed = false
-        let pieces = rest[..<end].split(separator: "&", omittingEmptySubsequences: false).map {
-            piece -> String in
-            guard let equals = piece.firstIndex(of: "="), matches(Self.queryName(piece[..<equals])) else {
+        let query = Self.redactingPieces(
+            of: rest[..<end],
+            replacement: escapingPlaceholder ? PercentEncoding.escape(placeholder) : placeholder,
+            plusIsSpace: true, hides: matches)
+        guard query != rest[..<end] else { return text }
+        return String(text[...mark]) + query + String(rest[end...])
+    }
+
+    /// The `name=value` pieces of an escaped query or form body, split at `&`, with the value of
+    /// each piece whose decoded name `hides` replaced by `replacement`; every other byte (other
+    /// pieces, empty ones, unbalanced escapes) stays as written. Cassettes, flight recordings,
+    /// descriptions, log lines and cURL commands all redact queries through here.
+    ///
+    /// - Parameters:
+    ///   - text: The query (between `?` and `#`) or the form body.
+    ///   - replacement: What stands for a hidden value, as written into the text.
+    ///   - plusIsSpace: Whether `+` in a name or value is a space, as in form bodies.
+    ///   - hides: Whether a decoded name is secret.
+    ///   - hidden: Called with each decoded value replaced.
+    /// - Returns: The text with secret values replaced.
+    package static func redactingPieces(
+        of text: Substring, replacement: String, plusIsSpace: Bool, hides: (String) -> Bool,
+        hidden: (String) -> Void = { _ in }
+    ) -> String {
+        func decoded(_ part: Substring) -> String {
+            PercentEncoding.unescape(
+                plusIsSpace ? Substring(part.replacingOccurrences(of: "+", with: " ")) : part)
+        }
+        return text.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
+            guard let equals = piece.firstIndex(of: "="), hides(decoded(piece[..<equals])) else {
                 return String(piece)
             }
-            changed = true
-            return String(piece[...equals]) + shown
+            let value = piece[piece.index(after: equals)...]
+            guard value != replacement else { return String(piece) }
+            hidden(decoded(value))
+            return String(piece[...equals]) + replacement
         }
-        guard changed else { return text }
-        return String(text[...mark]) + pieces.joined(separator: "&") + String(rest[end...])
+        .joined(separator: "&")
     }
 
     /// The query of `items` as it goes on the wire, with secret values shown as the placeholder.
@@ -77,17 +103,8 @@ extension SecretVocabulary {
                 add(item.value)
             }
         }
-        guard let body = request.body?.data, !body.isEmpty else { return values }
-        let contentType = headers["Content-Type"] ?? ""
-        let type = contentType.lowercased().trimmingCharacters(in: .whitespaces)
-        if type.contains("json") || (type.isEmpty && JSONSecretRedactor.looksLikeJSON(body)) {
-            redactedJSON(body)?.secrets.forEach(add)
-        } else if type.hasPrefix("application/x-www-form-urlencoded") {
-            // In a form body `+` is a space; a `+` of the value itself is `%2B`.
-            let text = String(decoding: body, as: UTF8.self).replacingOccurrences(of: "+", with: " ")
-            for item in PercentEncoding.queryItems(in: text) where matches(item.name) { add(item.value) }
-        } else if let boundary = MultipartSecretRedactor.boundary(ofContentType: contentType) {
-            redactedMultipart(body, boundary: boundary)?.secrets.forEach(add)
+        if let body = request.body?.data {
+            redactedBodyAndSecrets(body, contentType: headers["Content-Type"])?.secrets.forEach(add)
         }
         return values
     }
@@ -109,10 +126,5 @@ extension SecretVocabulary {
             }
         }
         return !word.isEmpty && matches(String(decoding: word, as: UTF8.self))
-    }
-
-    /// A query item's name as written in a URL, decoded: `+` for a space, `%XX` escapes.
-    private static func queryName(_ text: Substring) -> String {
-        PercentEncoding.unescape(Substring(text.replacingOccurrences(of: "+", with: " ")))
     }
 }

@@ -12,25 +12,36 @@ extension SecretVocabulary {
     ///   `nil` when the type says JSON, form or multipart but the bytes cannot be read as such,
     ///   so the caller shows no content at all.
     func redactedBody(_ body: Data, contentType: String?) -> Data? {
-        guard !isEmpty, !body.isEmpty else { return body }
+        redactedBodyAndSecrets(body, contentType: contentType)?.data
+    }
+
+    /// ``redactedBody(_:contentType:)`` and the values it replaced, so that their echoes can be
+    /// hidden elsewhere (see ``secretValues(of:)``).
+    func redactedBodyAndSecrets(_ body: Data, contentType: String?) -> RedactedBody? {
+        let unchanged = RedactedBody(data: body, secrets: [])
+        guard !isEmpty, !body.isEmpty else { return unchanged }
         let type = (contentType ?? "").lowercased()
         if type.contains("json") {
-            return redactedJSON(body)?.data
+            return redactedJSON(body)
         }
         if type.trimmingCharacters(in: .whitespaces).isEmpty, JSONSecretRedactor.looksLikeJSON(body) {
             // Untyped: redacted as JSON when it reads as JSON, else shown as any untyped body is.
-            return redactedJSON(body)?.data ?? body
+            return redactedJSON(body) ?? unchanged
         }
         if type.hasPrefix("application/x-www-form-urlencoded") {
             guard let text = String(data: body, encoding: .utf8) else { return nil }
             let fields = redacted(PercentEncoding.queryItems(in: text))
-            return Data(PercentEncoding.queryString(fields).utf8)
+            // The values as the server reads them: in a form `+` is a space, and a `+` is `%2B`.
+            let read = PercentEncoding.queryItems(in: text.replacingOccurrences(of: "+", with: " "))
+            return RedactedBody(
+                data: Data(PercentEncoding.queryString(fields).utf8),
+                secrets: read.compactMap { matches($0.name) ? $0.value : nil })
         }
         if type.hasPrefix("multipart/") {
             guard let boundary = Self.boundary(in: contentType ?? "") else { return nil }
-            return redactedMultipart(body, boundary: boundary)?.data
+            return redactedMultipart(body, boundary: boundary)
         }
-        return body
+        return unchanged
     }
 
     /// The `boundary` parameter of a multipart content type, without quotes.

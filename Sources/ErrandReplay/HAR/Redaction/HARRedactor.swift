@@ -194,16 +194,12 @@ struct HARRedactor {
     private mutating func redact(
         urlEncoded text: Substring, hides: (String) -> Bool, plusIsSpace: Bool
     ) -> String {
-        let pieces = text.split(separator: "&", omittingEmptySubsequences: false).map { piece -> String in
-            let split = HARURLQuery.nameAndValue(of: piece)
-            let name = HARURLQuery.percentDecoded(split.name, plusIsSpace: plusIsSpace)
-            guard hides(name), let rawValue = split.value,
-                rawValue != encodedPlaceholder
-            else { return String(piece) }
-            _ = replace(HARURLQuery.percentDecoded(rawValue, plusIsSpace: plusIsSpace))
-            return String(split.name) + "=" + encodedPlaceholder
-        }
-        return pieces.joined(separator: "&")
+        var hidden: [String] = []
+        let result = SecretVocabulary.redactingPieces(
+            of: text, replacement: encodedPlaceholder, plusIsSpace: plusIsSpace, hides: hides
+        ) { hidden.append($0) }
+        for value in hidden { _ = replace(value) }
+        return result
     }
 
     private mutating func redact(body: Data, mimeType: String) -> Data {
