@@ -90,6 +90,16 @@ import Testing
         #expect(!error.message.contains("s3cret"))
     }
 
+    @Test func theOffsetOfABadValueByteCountsBytesNotCharacters() throws {
+        // "Zoë " is five bytes, "東" three: the NUL is byte 8, the DEL after it byte 9.
+        let request = RequestData.get("/x").header("X-Name", "Zoë 東\u{0}\u{7F}")
+        let error = try #require(throws: NetworkError.self) { try request.validate() }
+        #expect(error.message.contains(#"NUL (\0) at byte 8"#), "\(error.message)")
+        let last = RequestData.get("/x").header("X-Name", "ok\u{7F}")
+        let lastError = try #require(throws: NetworkError.self) { try last.validate() }
+        #expect(lastError.message.contains(#"\u{7F} at byte 2"#), "\(lastError.message)")
+    }
+
     @Test(arguments: [
         RequestData.get("/x").header("X-A", "tab\there, Zoë 東京, \"quoted\" ~!"),
         RequestData.get("/x").header("X-Empty", ""),

@@ -50,9 +50,10 @@ extension RequestType {
                 request.headers.add("Accept", "application/json")
             }
         }
-        // `InMemoryDispatcher` runs this same check first thing and fails the same way, so it
-        // is left to it rather than done twice.
-        if !(dispatcher is InMemoryDispatcher) {
+        // The two transports run this same check first thing and fail the same way, so it is
+        // left to them rather than done twice; before a policy it is done here, so that no
+        // policy sees (logs, counts, keys) a request that cannot be sent.
+        if !(dispatcher is URLSessionDispatcher || dispatcher is InMemoryDispatcher) {
             do {
                 try request.requireValid()
             } catch {
