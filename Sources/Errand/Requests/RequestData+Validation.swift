@@ -65,10 +65,13 @@ extension RequestData {
         let utf8 = text.utf8
         let found =
             utf8.withContiguousStorageIfAvailable { $0.firstIndex(where: isForbiddenInFieldValue) }
-            ?? utf8.firstIndex(where: isForbiddenInFieldValue).map { utf8.distance(from: utf8.startIndex, to: $0) }
+            ?? utf8.firstIndex(where: isForbiddenInFieldValue).map {
+                utf8.distance(from: utf8.startIndex, to: $0)
+            }
         guard let offset = found else { return nil }
         let byte = utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
-        return "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
+        return
+            "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
     }
 
     /// CR, LF, NUL and the other control characters but tab.
