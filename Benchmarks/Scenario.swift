@@ -81,7 +81,11 @@ struct BenchmarkContext: Sendable {
     }
 
     /// Progress for the person watching, on standard error so standard output stays the report.
+    ///
+    /// Standard output is flushed first: written to a file it is buffered, and a line on
+    /// standard error would land inside a table of the report when both go to one log.
     func log(_ line: String) {
+        fflush(nil)
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }
