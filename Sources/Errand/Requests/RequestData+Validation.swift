@@ -60,18 +60,13 @@ extension RequestData {
     /// Why `text` is not an RFC 9110 field value, or `nil` when it is one: visible characters,
     /// space, tab and non-ASCII text are allowed; CR, LF, NUL and other control characters are not.
     static func fieldValueProblem(_ text: String) -> String? {
-        // A credential's value is scanned on every request and is nearly always clean: one pass
-        // over the string's own bytes, and the offset worked out only for a bad one.
+        // A credential's value is scanned on every request and is nearly always clean: the
+        // offset is worked out only for a bad byte.
         let utf8 = text.utf8
-        let found =
-            utf8.withContiguousStorageIfAvailable { $0.firstIndex(where: isForbiddenInFieldValue) }
-            ?? utf8.firstIndex(where: isForbiddenInFieldValue).map {
-                utf8.distance(from: utf8.startIndex, to: $0)
-            }
-        guard let offset = found else { return nil }
-        let byte = utf8[utf8.index(utf8.startIndex, offsetBy: offset)]
+        guard let index = utf8.firstIndex(where: isForbiddenInFieldValue) else { return nil }
+        let offset = utf8.distance(from: utf8.startIndex, to: index)
         return
-            "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
+            "it holds \(describe(utf8[index])) at byte \(offset), a control character a header value may not contain"
     }
 
     /// CR, LF, NUL and the other control characters but tab.

@@ -63,6 +63,28 @@ final class CapturingSink: LogSink {
         #expect(all.contains("\"expires_in\":\"60\""))
     }
 
+    @Test func aFormBodyIsShownAsWrittenWithOnlyItsSecretValuesReplaced() async throws {
+        // Given a form body written by hand, with an unbalanced escape, a bare name and a secret
+        // whose value holds an escaped `+` and a `+` that the server reads as a space
+        let inner = InMemoryDispatcher()
+        inner.stub(.post, "/token", response: .status(204))
+        let sink = CapturingSink()
+        let dispatcher = inner.logging(to: sink, level: .body)
+        let body = Data("note=a%zz&client_secret=S%2BCRET+X&bare".utf8)
+        let request = RequestData.post("/token").body(
+            .raw(body, contentType: "application/x-www-form-urlencoded"))
+
+        // When it is sent
+        _ = try await dispatcher.dispatch(request)
+
+        // Then the secret's value is replaced, every other byte is as written, and the value
+        // as the server reads it appears nowhere
+        let all = sink.texts.joined(separator: "\n")
+        #expect(all.contains("note=a%zz&client_secret=%3Credacted%3E&bare"), "\(all)")
+        #expect(!all.contains("S%2BCRET"))
+        #expect(!all.contains("S+CRET X"))
+    }
+
     @Test func interleavedRequestsAreToldApartByTheirIDs() async throws {
         // Given a slow and a fast request, timed on one manual clock
         let clock = ManualClock()

@@ -30,29 +30,21 @@ extension SecretVocabulary {
         }
         if type.hasPrefix("application/x-www-form-urlencoded") {
             guard let text = String(data: body, encoding: .utf8) else { return nil }
-            let fields = redacted(PercentEncoding.queryItems(in: text))
-            // The values as the server reads them: in a form `+` is a space, and a `+` is `%2B`.
-            let read = PercentEncoding.queryItems(in: text.replacingOccurrences(of: "+", with: " "))
-            return RedactedBody(
-                data: Data(PercentEncoding.queryString(fields).utf8),
-                secrets: read.compactMap { matches($0.name) ? $0.value : nil })
+            // One pass, as queries are redacted: the values hidden are decoded as the server
+            // reads them (in a form `+` is a space, and a `+` is `%2B`).
+            var secrets: [String] = []
+            let redacted = Self.redactingPieces(
+                of: Substring(text), replacement: PercentEncoding.escape(placeholder), plusIsSpace: true,
+                hides: matches
+            ) { secrets.append($0) }
+            return RedactedBody(data: Data(redacted.utf8), secrets: secrets)
         }
         if type.hasPrefix("multipart/") {
-            guard let boundary = Self.boundary(in: contentType ?? "") else { return nil }
+            guard let boundary = MultipartSecretRedactor.boundary(ofContentType: contentType ?? "") else {
+                return nil
+            }
             return redactedMultipart(body, boundary: boundary)
         }
         return unchanged
-    }
-
-    /// The `boundary` parameter of a multipart content type, without quotes.
-    private static func boundary(in contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "boundary"
-            else { continue }
-            return pair[1].trimmingCharacters(in: .whitespaces).trimmingCharacters(
-                in: CharacterSet(charactersIn: "\""))
-        }
-        return nil
     }
 }
