@@ -38,7 +38,7 @@
             // Given a dispatcher that pins the listener's host
             let listener = try CountingListener()
             defer { listener.stop() }
-            let dispatcher = URLSessionDispatcher(pinning: try PublicKeyPins(["*.0.0.1": Self.pins]))
+            let dispatcher = URLSessionDispatcher(pinning: try PublicKeyPins(["127.0.0.1": Self.pins]))
             let probe = CallbackProbe<NetworkResponse>()
 
             // When a request with progress is sent there

@@ -137,6 +137,25 @@ import Testing
         #expect(!pins.covers(host: "evilcdn.example.com"))
     }
 
+    @Test func anIPAddressIsCoveredByItsExactEntryOnly() throws {
+        // Given an address pinned exactly, beside wildcards whose tail is numeric or a name
+        let pins = try PublicKeyPins(["127.0.0.1": Self.validPins, "*.example.com": Self.validPins])
+
+        // Then the address is pinned, and no wildcard reaches another address, whatever its spelling
+        #expect(pins.covers(host: "127.0.0.1"))
+        #expect(!pins.covers(host: "10.0.0.1"))
+        #expect(!pins.covers(host: "1.example.com.10"))
+        #expect(pins.covers(host: "10.example.com"))
+        for pattern in ["*.0.0.1", "*.1", "*.0x7f", "*.168.1.1"] {
+            // A wildcard that could only ever cover addresses is refused, naming the pattern
+            let error = #expect(throws: NetworkError.self, "\(pattern)") {
+                try PublicKeyPins([pattern: Self.validPins])
+            }
+            #expect(error?.code == .pinning)
+            #expect(error?.message.contains(pattern) == true)
+        }
+    }
+
     @Test func anExactEntryWinsOverAWildcard() throws {
         // Given a wildcard and a more specific exact entry with other pins
         let exact = [Data(repeating: 9, count: 32), Data(repeating: 8, count: 32)]

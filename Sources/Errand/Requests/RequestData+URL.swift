@@ -39,15 +39,22 @@ extension RequestData {
                 ? "give the dispatcher a baseURL or use an absolute URL." : "check the URL."
             throw NetworkError(
                 code: .invalidRequest,
-                message: "The path \"\(path)\" cannot be sent: \(error.reason); \(hint)",
+                message: "The path \(Self.shownRedacted(path)) cannot be sent: \(error.reason); \(hint)",
                 request: self)
         }
         guard let url = URL(string: full), url.scheme != nil, url.host != nil else {
             throw NetworkError(
-                code: .invalidRequest, message: "\"\(full)\" is not a valid URL; check the host and port.",
+                code: .invalidRequest,
+                message: "\(Self.shownRedacted(full)) is not a valid URL; check the host and port.",
                 request: self)
         }
         return url
+    }
+
+    /// A path or URL as an error message quotes it: in quotes, control characters escaped, and
+    /// secret query values hidden as in ``description``, since a message is logged on its own.
+    private static func shownRedacted(_ text: String) -> String {
+        shown(descriptionVocabulary.redactingQuery(ofURL: text))
     }
 
     /// Whether `string` starts with a URL scheme and `://`, such as `https://`.

@@ -18,4 +18,24 @@ import Testing
         #expect(request.description == "GET /maps?key=<redacted>&clientSecret=<redacted>&sig=<redacted>")
         #expect(RequestData.secretQueryNames.isSuperset(of: SecretVocabulary.defaultNames))
     }
+
+    @Test(arguments: [
+        ("/items?token=SECRET-1&page=2", nil),  // relative, with no base URL
+        ("http://a<b>/items?token=SECRET-1&page=2", nil),  // a host that cannot be sent
+        ("http://host:port/items?page=2", "SECRET-1"),  // a port that is no number; a secret item
+    ])
+    func aURLThatCannotBeBuiltIsQuotedWithItsSecretsHidden(path: String, itemToken: String?) throws {
+        // Given a request whose URL cannot be built, with a secret in its query
+        var request = RequestData.get(path)
+        if let itemToken { request = request.query("token", itemToken) }
+
+        // When it is turned into a URL
+        let error = try #require(throws: NetworkError.self) { try request.url(relativeTo: nil) }
+
+        // Then the message alone, which is logged and shown on its own, quotes it without the secret
+        #expect(error.code == .invalidRequest)
+        #expect(!error.message.contains("SECRET-1"))
+        #expect(error.message.contains("token=<redacted>") || itemToken != nil)
+        #expect(error.message.contains("page=2"))
+    }
 }

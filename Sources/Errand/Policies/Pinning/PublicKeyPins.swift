@@ -17,7 +17,9 @@ import Foundation
 ///
 /// Hosts match exactly, ignoring case and a trailing dot. A host written `*.example.com` covers
 /// every subdomain of `example.com` at any depth, but not `example.com` itself; an exact entry
-/// wins over a wildcard, and a longer wildcard over a shorter one.
+/// wins over a wildcard, and a longer wildcard over a shorter one. An IP address is matched by
+/// its exact entry only: no wildcard covers one (`*.0.0.1` is refused, as TLS refuses wildcard
+/// certificates for addresses).
 public struct PublicKeyPins: Hashable, Sendable {
     /// The pinned digests (32 bytes each) by host pattern, lowercased.
     let digests: [String: Set<Data>]
@@ -36,6 +38,11 @@ public struct PublicKeyPins: Hashable, Sendable {
             let name = pattern.hasPrefix("*.") ? String(pattern.dropFirst(2)) : pattern
             guard !name.isEmpty, !name.contains("*"), !name.contains("/"), !name.contains(":") else {
                 throw Self.invalid("The pinned host \"\(host)\" is not a host name or a \"*.\" pattern.")
+            }
+            guard name == pattern || !Self.isAddress(name) else {
+                throw Self.invalid(
+                    "The pattern \"\(host)\" would cover IP addresses, which no wildcard does; pin each "
+                        + "address by itself.")
             }
             var set = Set<Data>()
             for pin in encoded {
@@ -110,6 +117,18 @@ public struct PublicKeyPins: Hashable, Sendable {
         var name = host.lowercased()
         if name.hasSuffix(".") { name.removeLast() }
         return name
+    }
+
+    /// Whether `name` ends as an IP address does, rather than a DNS name: it holds a colon
+    /// (IPv6), or its last label is a number, as URL parsers read `127.0.0.1`, `127.1` and
+    /// `0x7f.1` as IPv4 addresses (no top-level domain is numeric). A wildcard refused for it
+    /// therefore covers no address: a host matches a wildcard only if it ends with its name.
+    private static func isAddress(_ name: String) -> Bool {
+        if name.contains(":") { return true }
+        guard let last = name.split(separator: ".").last, !last.isEmpty else { return false }
+        let digits = last.hasPrefix("0x") ? last.dropFirst(2) : last
+        let radix = last.hasPrefix("0x") ? 16 : 10
+        return digits.allSatisfy { $0.isHexDigit && $0.hexDigitValue.map { $0 < radix } == true }
     }
 
     private static func invalid(_ message: String) -> NetworkError {
