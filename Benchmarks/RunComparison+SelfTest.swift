@@ -1,6 +1,7 @@
 import Foundation
 
-/// `ErrandBenchmarks --self-test`: checks of the run comparison on made-up reports.
+/// `ErrandBenchmarks --self-test`: checks of the run comparison on made-up reports, and of
+/// reading the cores the benchmark may use.
 ///
 /// The benchmark is an executable, which test targets cannot import, so its one piece of logic
 /// that judges figures checks itself; `scripts/bench --quick` (and so CI) runs it first.
@@ -36,6 +37,12 @@ extension RunComparison {
         check(
             verdict(old: Stats([12.0]), new: Stats([12.5]), higherIsBetter: false) == .worse,
             "a 4% change between ranges of one point is")
+
+        // The affinity mask that says whether decoding in parallel can be judged.
+        check(UsableCores.count(ofMask: "\t00000000,00000003") == 2, "a mask of two cores counts 2")
+        check(UsableCores.count(ofMask: "1") == 1, "a mask of one core counts 1")
+        check(UsableCores.count(ofMask: "ff,x0") == nil, "a mask with a non-hex digit is not read")
+        check(UsableCores.count(ofMask: "0") == nil, "an empty mask is not read")
 
         // The sides take turns at sampling first, so neither always runs after the other.
         check(

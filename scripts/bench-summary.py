@@ -4,10 +4,18 @@
     scripts/bench-summary.py run.json [more.json ...]     one table: every row of every file
     scripts/bench-summary.py --before old.json --after new.json [more-new.json ...]
                                                          the same table, before beside after
+    scripts/bench-summary.py --pool run1.json run2.json [run3.json ...]
+                                                         runs of one command, cell by cell
 
 A row of the table gathers the cells (requests in flight; callback and async) of one scenario,
 payload and target: the median of the cells' wall ratios with their range, the same for the CPU
-ratios, the target and how many cells meet it. Standard library only.
+ratios, the target and how many cells meet it.
+
+--pool reads repeated runs of the same command on the same commit, for a machine whose other
+load moves single runs by more than the margins judged: each cell with its wall and CPU ratio in
+every run, their median over the runs, and whether that median meets the cell's target.
+Standard library only.
+
 """
 
 from __future__ import annotations
@@ -123,13 +131,50 @@ def side_by_side(before: list[dict], after: list[dict]) -> None:
         )
 
 
+def meets(value: float, target: str) -> bool:
+    # Targets read "≥ 0.97×" or "≤ 1.25×".
+    bound = float(target.split(" ", 1)[1].rstrip("×"))
+    return value >= bound if target.startswith("≥") else value <= bound
+
+
+def pooled(runs: list[list[dict]]) -> None:
+    def key(row: dict) -> tuple:
+        return (row["scenario"], row["label"], row["variant"], row["baselineName"])
+
+    cells: OrderedDict[tuple, list[dict]] = OrderedDict()
+    for rows in runs:
+        for row in rows:
+            cells.setdefault(key(row), []).append(row)
+    # Three decimals for the medians, so that one read as 0.97× is not judged below 0.97×.
+    print(f"Each cell's ratio in each of {len(runs)} runs, then the median over the runs.")
+    print()
+    print("| scenario | case | Errand | baseline | wall, run by run | wall | CPU, run by run | CPU | target | pooled |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for (scenario, label, variant, baseline), rows in cells.items():
+        walls, cpus = ratios(rows, False), ratios(rows, True)
+        target = rows[0].get("target") or ""
+        wall = statistics.median(walls)
+        verdict = ("met" if meets(wall, target) else "MISSED") if target else ""
+        cpu = f"{statistics.median(cpus):.3f}×" if cpus else "–"
+        print(
+            f"| {scenario} | {label} | {variant} | {baseline} | "
+            f"{', '.join(f'{w:.2f}' for w in walls)} | {wall:.3f}× | "
+            f"{', '.join(f'{c:.2f}' for c in cpus) or '–'} | {cpu} | {target} | {verdict} |"
+        )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="JSON written by ErrandBenchmarks --json")
     parser.add_argument("--before", nargs="+", help="the earlier run's JSON files")
     parser.add_argument("--after", nargs="+", help="the later run's JSON files")
+    parser.add_argument("--pool", nargs="+", help="JSON files of runs of one command, pooled cell by cell")
     arguments = parser.parse_args()
-    if arguments.before or arguments.after:
+    if arguments.pool:
+        if arguments.files or arguments.before or arguments.after or len(arguments.pool) < 2:
+            parser.error("--pool takes two runs or more, without other files")
+        pooled([load_rows([path]) for path in arguments.pool])
+    elif arguments.before or arguments.after:
         if not (arguments.before and arguments.after) or arguments.files:
             parser.error("--before and --after go together, without other files")
         side_by_side(load_rows(arguments.before), load_rows(arguments.after))
