@@ -62,12 +62,19 @@ struct ErrandBenchmarks {
                 Report.Skip(scenario: $0.name, reason: $0.waitsFor)
             }
         }
+        let isolated = ScenarioProcess.isolates(scenarios)
         for scenario in scenarios {
-            context.log("== \(scenario.name): \(scenario.summary)")
-            let outcome = try await scenario.run(in: context)
+            let outcome: ScenarioOutcome
+            if isolated {
+                // The child logs its own progress and what it skipped.
+                outcome = try ScenarioProcess.run(scenario, quick: options.quick, rounds: options.rounds)
+            } else {
+                context.log("== \(scenario.name): \(scenario.summary)")
+                outcome = try await scenario.run(in: context)
+                for skip in outcome.skipped { context.log("\(scenario.name): skipped \(skip)") }
+            }
             report.rows += outcome.rows
             report.skipped += outcome.skipped.map { Report.Skip(scenario: scenario.name, reason: $0) }
-            for skip in outcome.skipped { context.log("\(scenario.name): skipped \(skip)") }
         }
 
         let summaries = Dictionary(uniqueKeysWithValues: scenarios.map { ($0.name, $0.summary) })

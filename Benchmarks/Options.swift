@@ -29,6 +29,8 @@ struct Options: Sendable {
 
         Scenarios that need a server read its base URL from ERRAND_BENCH_URL (scripts/bench
         starts nginx and sets it); without it they are skipped and the report says so.
+        With several scenarios, each runs in a process of its own, so what one leaves behind
+        does not weigh on the next; ERRAND_BENCH_ONE_PROCESS=1 runs them all in this one.
         """
 
     var quick = false

@@ -95,7 +95,7 @@ struct MemoryReport: Codable, Sendable {
     /// Runs `workload` `count` times in a child process and returns its report.
     static func measureInChildProcess(_ workload: SoloWorkload.Kind, count: Int) throws -> MemoryReport {
         let process = Process()
-        process.executableURL = try ownExecutable()
+        process.executableURL = try OwnExecutable.url()
         process.arguments = ["--workload", workload.rawValue, String(count)]
         let output = Pipe()
         process.standardOutput = output
@@ -108,15 +108,5 @@ struct MemoryReport: Codable, Sendable {
             )
         }
         return try JSONDecoder().decode(MemoryReport.self, from: data)
-    }
-
-    private static func ownExecutable() throws -> URL {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        guard let url = Bundle.main.executableURL else {
-            throw BenchmarkError("cannot find this executable to start a memory child")
-        }
-        return url
     }
 }

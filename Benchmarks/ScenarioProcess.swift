@@ -1,0 +1,43 @@
+import Foundation
+
+/// Runs one scenario in a child process of its own and reads back what it measured.
+///
+/// A scenario leaves its process changed: the sessions it made and their threads, Dispatch's
+/// pool, the heap. Measured in one process right after the transport scenario, the full stack's
+/// small 1-in-flight cells read 0.75–0.91× at 1.08–1.43× the CPU in three runs, against
+/// 1.09–1.12× in a run of their own (Benchmarks/README.md). So when several scenarios are
+/// selected, each runs in a fresh process, as it would alone; `ERRAND_BENCH_ONE_PROCESS=1` runs
+/// them all in this one.
+enum ScenarioProcess {
+    static let oneProcessVariable = "ERRAND_BENCH_ONE_PROCESS"
+
+    /// Whether the selected scenarios each get a process of their own.
+    static func isolates(_ scenarios: [any Scenario]) -> Bool {
+        scenarios.count > 1 && ProcessInfo.processInfo.environment[oneProcessVariable] != "1"
+    }
+
+    /// Runs `scenario` as `ErrandBenchmarks --only <name>` with this run's mode and rounds.
+    ///
+    /// The child's progress goes to this process's standard error as it comes; its report is
+    /// read from a JSON file, its table discarded.
+    static func run(_ scenario: any Scenario, quick: Bool, rounds: Int?) throws -> ScenarioOutcome {
+        let name = "errand-bench-\(ProcessInfo.processInfo.processIdentifier)-\(scenario.name).json"
+        let path = FileManager.default.temporaryDirectory.appending(path: name).path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var arguments = ["--only", scenario.name, "--json", path]
+        if quick { arguments.append("--quick") }
+        if let rounds { arguments += ["--rounds", String(rounds)] }
+
+        let process = Process()
+        process.executableURL = try OwnExecutable.url()
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw BenchmarkError("the scenario \(scenario.name) exited with \(process.terminationStatus)")
+        }
+        let report = try RunComparison.load(path)
+        return ScenarioOutcome(rows: report.rows, skipped: report.skipped.map(\.reason))
+    }
+}
