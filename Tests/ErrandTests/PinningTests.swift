@@ -138,7 +138,7 @@ import Testing
     }
 
     @Test func anIPAddressIsCoveredByItsExactEntryOnly() throws {
-        // Given an address pinned exactly, beside wildcards whose tail is numeric or a name
+        // Given an address pinned exactly, beside a wildcard over a name
         let pins = try PublicKeyPins(["127.0.0.1": Self.validPins, "*.example.com": Self.validPins])
 
         // Then the address is pinned, and no wildcard reaches another address, whatever its spelling

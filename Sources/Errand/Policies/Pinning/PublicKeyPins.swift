@@ -128,7 +128,7 @@ public struct PublicKeyPins: Hashable, Sendable {
         guard let last = name.split(separator: ".").last, !last.isEmpty else { return false }
         let digits = last.hasPrefix("0x") ? last.dropFirst(2) : last
         let radix = last.hasPrefix("0x") ? 16 : 10
-        return digits.allSatisfy { $0.isHexDigit && $0.hexDigitValue.map { $0 < radix } == true }
+        return digits.allSatisfy { ($0.hexDigitValue ?? radix) < radix }
     }
 
     private static func invalid(_ message: String) -> NetworkError {
