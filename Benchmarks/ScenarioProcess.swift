@@ -3,11 +3,9 @@ import Foundation
 /// Runs one scenario in a child process of its own and reads back what it measured.
 ///
 /// A scenario leaves its process changed: the sessions it made and their threads, Dispatch's
-/// pool, the heap. Measured in one process right after the transport scenario, the full stack's
-/// small 1-in-flight cells read 0.75–0.91× at 1.08–1.43× the CPU in three runs, against
-/// 1.09–1.12× in a run of their own (Benchmarks/README.md). So when several scenarios are
-/// selected, each runs in a fresh process, as it would alone; `ERRAND_BENCH_ONE_PROCESS=1` runs
-/// them all in this one.
+/// pool, the heap. So when several scenarios are selected, each runs in a fresh process, as it
+/// would alone, and nothing one leaves behind can weigh on the next (Benchmarks/README.md tells
+/// the runs that raised the question); `ERRAND_BENCH_ONE_PROCESS=1` runs them all in this one.
 enum ScenarioProcess {
     static let oneProcessVariable = "ERRAND_BENCH_ONE_PROCESS"
 
