@@ -112,16 +112,18 @@ def single(rows: list[dict]) -> None:
         )
 
 
-def side_by_side(before: list[dict], after: list[dict]) -> None:
-    # The same cells of the earlier run against the same baseline, whatever their target was then.
-    def key(row: dict) -> tuple:
-        return (row["scenario"], row["label"], row["variant"], row["baselineName"])
+def cell_key(row: dict) -> tuple:
+    # One cell of a run: the same case and Errand variant against the same baseline, whatever
+    # its target was in that run.
+    return (row["scenario"], row["label"], row["variant"], row["baselineName"])
 
-    earlier = {key(r): r for r in before}
+
+def side_by_side(before: list[dict], after: list[dict]) -> None:
+    earlier = {cell_key(r): r for r in before}
     print("| scenario | payload | cells | wall before | wall after | CPU before | CPU after | target | met before → after |")
     print("|---|---|---|---|---|---|---|---|---|")
     for (scenario, payload, baseline, target), cells in group(after).items():
-        previous = [earlier[key(c)] for c in cells if key(c) in earlier]
+        previous = [earlier[cell_key(c)] for c in cells if cell_key(c) in earlier]
         name = f"transport vs `{baseline}`" if is_app_baseline(scenario, baseline) else scenario
         print(
             f"| {name} | {payload} | {in_flight(cells)} | {span(ratios(previous, False))} | "
@@ -145,13 +147,10 @@ def meets(value: float, target: str) -> bool | None:
 
 
 def pooled(runs: list[list[dict]]) -> None:
-    def key(row: dict) -> tuple:
-        return (row["scenario"], row["label"], row["variant"], row["baselineName"])
-
     cells: OrderedDict[tuple, list[dict]] = OrderedDict()
     for rows in runs:
         for row in rows:
-            cells.setdefault(key(row), []).append(row)
+            cells.setdefault(cell_key(row), []).append(row)
     # Three decimals for the medians, so that one read as 0.97× is not judged below 0.97×. A
     # target set in absolute terms (ns per resolve) is judged on Errand's own figure, shown in
     # the wall columns in its unit; a cell is judged by the target of the last run that has it.
