@@ -16,10 +16,15 @@
 ///
 /// Copies share the value and the lock, as a class would. `@unchecked Sendable`: every access to
 /// the value goes through `withLock`, which holds the mutex.
-package struct Locked<Value>: @unchecked Sendable {
+///
+/// The type is public and its members are not, so that other modules can use none of it. Swift
+/// 6.3 does not inline `@inlinable` members of a `package` type into another module: every
+/// request would call the generic `withLock` and `init` and look up their types at run time.
+public struct Locked<Value>: @unchecked Sendable {
     @usableFromInline let storage: Storage
 
     /// Creates the wrapper around `value`.
+    @inlinable
     package init(_ value: Value) {
         storage = Storage.make(value)
     }
@@ -38,6 +43,7 @@ package struct Locked<Value>: @unchecked Sendable {
     @usableFromInline
     final class Storage: ManagedBuffer<Value, pthread_mutex_t> {
         /// A buffer holding `value` with an initialised mutex.
+        @inlinable
         static func make(_ value: Value) -> Storage {
             let buffer = Storage.create(minimumCapacity: 1) { _ in value }
             // `create` on a subclass makes an instance of that subclass.

@@ -9,10 +9,10 @@ import Testing
     @Test func aResultFromAnotherThreadReachesTheTaskWhicheverComesFirst() async throws {
         // Given operations that answer on another thread, at once or a moment later, then again
         for index in 0..<2_000 {
-            let value = try await withCancellableCallback { complete in
+            let value: Int = try await withCancellableCallback { relay in
                 DispatchQueue.global().async {
-                    complete(.success(index))
-                    complete(.success(-1))
+                    relay.succeed(with: index)
+                    relay.succeed(with: -1)
                 }
                 return FinishedCancellable()
             } onCancelledBeforeStart: {
@@ -25,11 +25,13 @@ import Testing
     }
 
     @Test func aResultGivenDuringStartIsReturnedAndALaterOneDropped() async throws {
-        // Given an operation that answers twice before its start returns, then once more later
-        let value = try await withCancellableCallback { complete in
-            complete(.success("first"))
-            complete(.success("second"))
-            DispatchQueue.global().async { complete(.success("late")) }
+        // Given an operation that answers three times before its start returns (two values, then a
+        // failure), then once more later
+        let value: String = try await withCancellableCallback { relay in
+            relay.succeed(with: "first")
+            relay.succeed(with: "second")
+            relay.fail(with: .cancelled(nil))
+            DispatchQueue.global().async { relay.succeed(with: "late") }
             return FinishedCancellable()
         } onCancelledBeforeStart: {
             .cancelled(nil)
@@ -39,12 +41,14 @@ import Testing
         #expect(value == "first")
     }
 
-    @Test func aFailureIsThrown() async {
-        // Given an operation that fails on another thread
+    @Test func aFailureIsThrownAndALaterValueDropped() async {
+        // Given an operation that fails on another thread, then succeeds
         await #expect(throws: NetworkError.self) {
-            _ = try await withCancellableCallback {
-                (complete: @escaping @Sendable (consuming Result<Int, NetworkError>) -> Void) in
-                DispatchQueue.global().async { complete(.failure(.cancelled(nil))) }
+            let _: Int = try await withCancellableCallback { relay in
+                DispatchQueue.global().async {
+                    relay.fail(with: .cancelled(nil))
+                    relay.succeed(with: 1)
+                }
                 return FinishedCancellable()
             } onCancelledBeforeStart: {
                 .cancelled(nil)

@@ -1,30 +1,25 @@
-import ErrandSync
+import Synchronization
 
 /// Bridges a callback operation to async/await: the task's cancellation cancels the operation.
 ///
 /// An operation that completes before `start` returns (a cache hit, a stub, a refused request)
-/// is returned without suspending; only one still running waits on a continuation. The result
-/// is moved, never copied, from the operation to the caller: a decoded value can hold dozens of
-/// references, and each copy retains and releases every one. It travels through a slot this
-/// function allocates, and a relay that is not generic: generic types of the caller's value
-/// would each cost a metadata lookup on every request, as this code is not specialised for it.
+/// is returned without suspending; only one still running waits on a continuation. The value is
+/// moved, never copied, from the operation to the caller: a decoded value can hold dozens of
+/// references, and each copy retains and releases every one. It travels through a relay that is
+/// not generic and never names `Result<Value, …>`: this code is not specialised for the caller's
+/// value, and each generic type it named would cost a lookup in the runtime on every request.
 ///
 /// - Parameters:
-///   - start: Starts the operation, which must call `complete` exactly once, and returns its handle.
+///   - start: Starts the operation, which must end it exactly once through the relay it is
+///     given (``ResultRelay/succeed(with:)`` or ``ResultRelay/fail(with:)``), and returns its handle.
 ///   - onCancelledBeforeStart: The error for a task that was cancelled before the operation started.
 func withCancellableCallback<Value: Sendable>(
-    _ start: (@escaping @Sendable (consuming Result<Value, NetworkError>) -> Void) -> any Cancellable,
+    _ start: (ResultRelay) -> any Cancellable,
     onCancelledBeforeStart: () -> NetworkError
 ) async throws(NetworkError) -> Value {
     if Task.isCancelled { throw onCancelledBeforeStart() }
-    let slot = ResultSlot<Value>()
-    let relay = ResultRelay()
-    let operation = start { result in
-        // Only the first result is written; a later one is dropped without touching the slot.
-        guard relay.claim() else { return }
-        slot.fill(with: consume result)
-        relay.publish()
-    }
+    let relay = ResultRelay(holding: Value.self)
+    let operation = start(relay)
     if !relay.takeEarly() {
         await withTaskCancellationHandler {
             // Unchecked, as the checked form costs an allocation on every request.
@@ -34,99 +29,121 @@ func withCancellableCallback<Value: Sendable>(
             operation.cancel()
         }
     }
-    return try slot.take()
+    return try relay.take(Value.self)
 }
 
-/// Where the one result of an operation waits to be taken: written by whoever claimed the
-/// relay, read after the relay said it is there.
-struct ResultSlot<Value>: @unchecked Sendable {
-    private let pointer = UnsafeMutablePointer<Result<Value, NetworkError>>.allocate(capacity: 1)
-
-    /// Moves `result` in.
-    func fill(with result: consuming Result<Value, NetworkError>) {
-        pointer.initialize(to: consume result)
-    }
-
-    /// Moves the result out, frees the slot, and returns the value or throws the error.
-    func take() throws(NetworkError) -> Value {
-        let result = pointer.move()
-        pointer.deallocate()
-        switch consume result {
-        case .success(let value): return value
-        case .failure(let error): throw error
-        }
-    }
-}
-
-/// Tells the task waiting for an operation that its result is in the slot, whichever of the two
+/// Carries the one result of an operation to the task waiting for it, whichever of the two
 /// comes first, and lets only the first result in.
-final class ResultRelay: Sendable {
-    private enum Phase {
+///
+/// One atomic word rather than a lock: a lock costs an allocation and a mutex set up and torn
+/// down on every request. The continuation is written only by the waiting task, before the
+/// phase that announces it is published, and read only by the writer that saw that phase; the
+/// value and the error are written only by the writer that claimed the relay, and read only
+/// after the phase said they are there.
+final class ResultRelay: @unchecked Sendable {
+    private enum Phase: Int {
         case empty
         /// A result is being written.
         case claimed
         /// A result is being written, and the task is waiting for it.
-        case claimedWhileWaiting(UnsafeContinuation<Void, Never>)
-        case waiting(UnsafeContinuation<Void, Never>)
+        case claimedWhileWaiting
+        /// The task is waiting, and no result has been claimed yet.
+        case waiting
         case ready
         case done
     }
 
-    private let phase = Locked(Phase.empty)
+    private let phase = Atomic<Int>(Phase.empty.rawValue)
+    private var continuation: UnsafeContinuation<Void, Never>?
+    /// Room for one value of the type the relay was made for.
+    private let value: UnsafeMutableRawPointer
+    /// The failure, when the result is one; else the value is in `value`.
+    private var error: NetworkError?
+
+    /// A relay for a value of `type`.
+    init<Value>(holding type: Value.Type) {
+        value = .allocate(byteCount: MemoryLayout<Value>.size, alignment: MemoryLayout<Value>.alignment)
+    }
+
+    // The value itself has been moved out by `take`, which every bridged call ends with.
+    deinit {
+        value.deallocate()
+    }
+
+    /// Ends the operation with `result`, unless it has ended already.
+    func succeed<Value>(with result: consuming Value) {
+        guard claim() else { return }
+        value.initializeMemory(as: Value.self, to: result)
+        publish()
+    }
+
+    /// Ends the operation with `failure`, unless it has ended already.
+    func fail(with failure: NetworkError) {
+        guard claim() else { return }
+        error = failure
+        publish()
+    }
+
+    /// Moves the result out, once it is there: returns the value or throws the error.
+    func take<Value>(_ type: Value.Type) throws(NetworkError) -> Value {
+        // An acquiring load, so the result written before the task was resumed is seen.
+        _ = phase.load(ordering: .acquiring)
+        if let error { throw error }
+        return value.assumingMemoryBound(to: Value.self).move()
+    }
 
     /// Takes the right to write the result: `true` for the first caller only.
-    func claim() -> Bool {
-        phase.withLock { phase in
-            switch phase {
-            case .empty:
-                phase = .claimed
-                return true
-            case .waiting(let continuation):
-                phase = .claimedWhileWaiting(continuation)
-                return true
-            case .claimed, .claimedWhileWaiting, .ready, .done:
-                return false
+    private func claim() -> Bool {
+        var current = phase.load(ordering: .acquiring)
+        while true {
+            let next: Phase
+            switch Phase(rawValue: current) {
+            case .empty: next = .claimed
+            case .waiting: next = .claimedWhileWaiting
+            default: return false
             }
+            let (exchanged, found) = phase.compareExchange(
+                expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
+            if exchanged { return true }
+            current = found
         }
     }
 
     /// Says the claimed result is written, resuming the task if it waits.
-    func publish() {
-        let waiting: UnsafeContinuation<Void, Never>? = phase.withLock { phase in
-            if case .claimedWhileWaiting(let continuation) = phase {
-                phase = .done
-                return continuation
-            }
-            phase = .ready
-            return nil
-        }
-        waiting?.resume()
+    private func publish() {
+        // Only the waiting task moves the phase on from `claimed`, to `claimedWhileWaiting`.
+        let (exchanged, _) = phase.compareExchange(
+            expected: Phase.claimed.rawValue, desired: Phase.ready.rawValue, ordering: .acquiringAndReleasing)
+        if exchanged { return }
+        phase.store(Phase.done.rawValue, ordering: .releasing)
+        continuation?.resume()
     }
 
-    /// Whether the result is written already; from then on the slot is the caller's.
+    /// Whether the result is written already; from then on it is the caller's to take.
     func takeEarly() -> Bool {
-        phase.withLock { phase in
-            guard case .ready = phase else { return false }
-            phase = .done
-            return true
-        }
+        phase.compareExchange(
+            expected: Phase.ready.rawValue, desired: Phase.done.rawValue, ordering: .acquiring
+        ).exchanged
     }
 
     /// Resumes `continuation` now if the result is written, else once it is.
     func wait(with continuation: UnsafeContinuation<Void, Never>) {
-        let resumeNow = phase.withLock { phase -> Bool in
-            switch phase {
-            case .ready:
-                phase = .done
-                return true
-            case .claimed:
-                phase = .claimedWhileWaiting(continuation)
-                return false
-            default:
-                phase = .waiting(continuation)
-                return false
+        self.continuation = continuation
+        var current = phase.load(ordering: .acquiring)
+        while true {
+            let next: Phase
+            switch Phase(rawValue: current) {
+            case .ready: next = .done
+            case .claimed: next = .claimedWhileWaiting
+            default: next = .waiting
             }
+            let (exchanged, found) = phase.compareExchange(
+                expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if next == .done { continuation.resume() }
+                return
+            }
+            current = found
         }
-        if resumeNow { continuation.resume() }
     }
 }

@@ -53,7 +53,10 @@ extension RequestType {
         // The two transports run this same check first thing and fail the same way, so it is
         // left to them rather than done twice; before a policy it is done here, so that no
         // policy sees (logs, counts, keys) a request that cannot be sent.
-        if !(dispatcher is URLSessionDispatcher || dispatcher is InMemoryDispatcher) {
+        // Compared as types, not cast: both classes are final, and `is` on an existential
+        // goes through the runtime's general cast, which looks up protocol conformances.
+        let kind = type(of: dispatcher)
+        if !(kind == URLSessionDispatcher.self || kind == InMemoryDispatcher.self) {
             do {
                 try request.requireValid()
             } catch {
