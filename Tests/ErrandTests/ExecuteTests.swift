@@ -142,6 +142,26 @@ import Testing
         #expect(created.statusCode == 201)
     }
 
+    @Test func theStatusCodeIsSetWhateverTypeWasDecodedBefore() async throws {
+        // Given a type that wants its status and one that does not, decoded in turn
+        struct Created: HTTPResponseDecodable, Sendable {
+            let id: Int
+            var statusCode: Int?
+        }
+        struct Plain: Decodable, Sendable { let id: Int }
+        let dispatcher = InMemoryDispatcher()
+        dispatcher.stub(.post, "/users", response: .text(#"{"id":7}"#, status: 201))
+        dispatcher.stub(.get, "/users/7", response: .text(#"{"id":7}"#))
+        for _ in 0..<3 {
+            _ = try await Request<Plain>(.get("/users/7")).execute(dispatcher: dispatcher)
+            _ = try await Request<Plain>(.get("/users/7")).execute(dispatcher: dispatcher)
+            let created = try await Request<Created>(.post("/users")).execute(dispatcher: dispatcher)
+
+            // Then each value of the first type has its status, however often the other came first
+            #expect(created.statusCode == 201)
+        }
+    }
+
     @Test func aRequestCanBringItsOwnDecoderOrDecodeStep() async throws {
         struct Stamped: Decodable, Sendable { let createdAt: Date }
         struct GetStamped: RequestType {

@@ -51,22 +51,32 @@ extension RequestData {
     /// Why `text` is not an RFC 9110 token (`1*tchar`), or `nil` when it is one.
     private static func tokenProblem(_ text: String) -> String? {
         if text.utf8.isEmpty { return "it is empty" }
-        for byte in text.utf8 where !isTokenByte(byte) {
-            return "it holds \(describe(byte)), and only letters, digits and !#$%&'*+-.^_`|~ are allowed"
-        }
-        return nil
+        guard let (_, byte) = firstByte(of: text, where: { !isTokenByte($0) }) else { return nil }
+        return "it holds \(describe(byte)), and only letters, digits and !#$%&'*+-.^_`|~ are allowed"
     }
 
     /// Why `text` is not an RFC 9110 field value, or `nil` when it is one: visible characters,
     /// space, tab and non-ASCII text are allowed; CR, LF, NUL and other control characters are not.
     static func fieldValueProblem(_ text: String) -> String? {
-        // A credential's value is scanned on every request and is nearly always clean: the
-        // offset is worked out only for a bad byte.
-        let utf8 = text.utf8
-        guard let index = utf8.firstIndex(where: isForbiddenInFieldValue) else { return nil }
-        let offset = utf8.distance(from: utf8.startIndex, to: index)
+        guard let (offset, byte) = firstByte(of: text, where: isForbiddenInFieldValue) else { return nil }
         return
-            "it holds \(describe(utf8[index])) at byte \(offset), a control character a header value may not contain"
+            "it holds \(describe(byte)) at byte \(offset), a control character a header value may not contain"
+    }
+
+    /// The first byte of `text`'s UTF-8 that `matches`, with its offset.
+    ///
+    /// Read as one buffer of bytes rather than through `String.UTF8View`, whose every step checks
+    /// how the string is stored: the method and every header are scanned on every request.
+    private static func firstByte(of text: String, where matches: (UInt8) -> Bool) -> (
+        offset: Int, byte: UInt8
+    )? {
+        var text = text
+        // Native Swift strings are contiguous already; a bridged one is made so, once.
+        text.makeContiguousUTF8()
+        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+            bytes.firstIndex(where: matches).map { (offset: $0, byte: bytes[$0]) }
+        }
+        return found ?? nil
     }
 
     /// CR, LF, NUL and the other control characters but tab.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The default decoding shared by every request.
 enum ResponseDecoding {
@@ -11,14 +12,18 @@ enum ResponseDecoding {
     }
 
     /// Decodes `response` into `type`.
+    ///
+    /// This runs unspecialised for every request, so the common path names no type built from
+    /// `Value` (an `as? Value` needs `Optional<Value>`, looked up at run time even when the cast is
+    /// never reached): the casts live in functions of their own, reached only when they apply.
     static func decode<Value: Decodable>(
         _ type: Value.Type, from response: NetworkResponse, decoder: JSONDecoder
     )
         throws -> Value
     {
-        if Value.self == Data.self, let raw = response.body as? Value { return raw }
-        if Value.self == String.self, let text = try response.strictText() as? Value { return text }
-        if Value.self == EmptyResponse.self, let empty = EmptyResponse() as? Value { return empty }
+        if Value.self == Data.self || Value.self == String.self || Value.self == EmptyResponse.self {
+            return try decodeWithoutJSON(type, from: response)
+        }
         if response.body.isEmpty {
             throw NetworkError(
                 code: .decoding,
@@ -26,14 +31,30 @@ enum ResponseDecoding {
                     + "\(Value.self) to decode; use EmptyResponse as the response type if none is expected.",
                 request: response.request, response: response)
         }
-        var value = try decoder.decode(Value.self, from: jsonBytes(of: response))
-        // The metatype check first: it is cheap, and most types are not HTTPResponseDecodable.
-        if Value.self is any HTTPResponseDecodable.Type, var withStatus = value as? any HTTPResponseDecodable
-        {
-            withStatus.statusCode = response.statusCode
-            if let filled = withStatus as? Value { value = filled }
-        }
-        return value
+        let value = try decoder.decode(Value.self, from: jsonBytes(of: response))
+        guard StatusCodeTypes.includes(Value.self) else { return value }
+        return filling(value, withStatusOf: response)
+    }
+
+    /// `Data`, `String` and `EmptyResponse`, which take the body as it is or not at all.
+    @inline(never)
+    private static func decodeWithoutJSON<Value>(_ type: Value.Type, from response: NetworkResponse) throws
+        -> Value
+    {
+        if let raw = response.body as? Value { return raw }
+        if Value.self == String.self, let text = try response.strictText() as? Value { return text }
+        if let empty = EmptyResponse() as? Value { return empty }
+        throw NetworkError(
+            code: .decoding, message: "\(Value.self) cannot be read without JSON.", request: response.request,
+            response: response)
+    }
+
+    /// `value` with the response's status code set, for an `HTTPResponseDecodable` type.
+    @inline(never)
+    private static func filling<Value>(_ value: Value, withStatusOf response: NetworkResponse) -> Value {
+        guard var withStatus = value as? any HTTPResponseDecodable else { return value }
+        withStatus.statusCode = response.statusCode
+        return withStatus as? Value ?? value
     }
 
     /// The body as UTF-8 for `JSONDecoder`.
@@ -107,5 +128,23 @@ enum ResponseDecoding {
             }
         }
         return result
+    }
+}
+
+/// Which decoded types want the status code set: `HTTPResponseDecodable` ones.
+///
+/// Asking the runtime whether a type conforms to a protocol is a lookup in a shared table on
+/// every request. Nearly every type asked about does not, and a client decodes one type far more
+/// often than any other, so the last type found not to conform is remembered.
+enum StatusCodeTypes {
+    private static let lastTypeWithout = Atomic<UInt>(0)
+
+    /// Whether `type` is an `HTTPResponseDecodable` type.
+    static func includes(_ type: Any.Type) -> Bool {
+        let key = UInt(bitPattern: ObjectIdentifier(type))
+        if lastTypeWithout.load(ordering: .relaxed) == key { return false }
+        if type is any HTTPResponseDecodable.Type { return true }
+        lastTypeWithout.store(key, ordering: .relaxed)
+        return false
     }
 }
