@@ -14,7 +14,8 @@ extension CachingDispatcher {
     func cacheKey(for request: RequestData) -> String? {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
-        let make = {
+        // A local function, not a closure in a constant: its context stays on the stack.
+        func make() -> String? {
             (try? WireURL.string(
                 path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
                 .map(CacheSecrets.key)
