@@ -71,6 +71,10 @@ final class ResultRelay: @unchecked Sendable {
     }
 
     /// Ends the operation with `result`, unless it has ended already.
+    ///
+    /// `Value` must be the type the relay was made for; every caller is a closure given to
+    /// `withCancellableCallback`, whose return type names it. A typed wrapper would say so to the
+    /// compiler, but the closures that capture it then cost an allocation more per request.
     func succeed<Value>(with result: consuming Value) {
         guard claim() else { return }
         value.initializeMemory(as: Value.self, to: result)
@@ -84,7 +88,8 @@ final class ResultRelay: @unchecked Sendable {
         publish()
     }
 
-    /// Moves the result out, once it is there: returns the value or throws the error.
+    /// Moves the result out, once it is there: returns the value or throws the error. `Value`
+    /// must be the type the relay was made for.
     func take<Value>(_ type: Value.Type) throws(NetworkError) -> Value {
         // An acquiring load, so the result written before the task was resumed is seen.
         _ = phase.load(ordering: .acquiring)

@@ -70,13 +70,12 @@ extension RequestData {
     private static func firstByte(of text: String, where matches: (UInt8) -> Bool) -> (
         offset: Int, byte: UInt8
     )? {
-        var text = text
-        // Native Swift strings are contiguous already; a bridged one is made so, once.
-        text.makeContiguousUTF8()
-        let found = text.utf8.withContiguousStorageIfAvailable { bytes in
+        func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> (offset: Int, byte: UInt8)? {
             bytes.firstIndex(where: matches).map { (offset: $0, byte: bytes[$0]) }
         }
-        return found ?? nil
+        // Native Swift strings lend their bytes as they are; only a bridged one is copied.
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        return Array(text.utf8).withUnsafeBufferPointer(scan)
     }
 
     /// CR, LF, NUL and the other control characters but tab.
