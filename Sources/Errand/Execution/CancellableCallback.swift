@@ -99,19 +99,14 @@ final class ResultRelay: @unchecked Sendable {
 
     /// Takes the right to write the result: `true` for the first caller only.
     private func claim() -> Bool {
-        var current = phase.load(ordering: .acquiring)
-        while true {
-            let next: Phase
-            switch Phase(rawValue: current) {
-            case .empty: next = .claimed
-            case .waiting: next = .claimedWhileWaiting
-            default: return false
+        let claimed = advance { phase in
+            switch phase {
+            case .empty: .claimed
+            case .waiting: .claimedWhileWaiting
+            default: nil
             }
-            let (exchanged, found) = phase.compareExchange(
-                expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if exchanged { return true }
-            current = found
         }
+        return claimed != nil
     }
 
     /// Says the claimed result is written, resuming the task if it waits.
@@ -134,20 +129,25 @@ final class ResultRelay: @unchecked Sendable {
     /// Resumes `continuation` now if the result is written, else once it is.
     func wait(with continuation: UnsafeContinuation<Void, Never>) {
         self.continuation = continuation
+        let reached = advance { phase in
+            switch phase {
+            case .ready: .done
+            case .claimed: .claimedWhileWaiting
+            default: .waiting
+            }
+        }
+        if reached == .done { continuation.resume() }
+    }
+
+    /// Moves the phase on as `transition` says, atomically: the phase reached, or `nil` when
+    /// `transition` leaves the phase as it is.
+    private func advance(_ transition: (Phase?) -> Phase?) -> Phase? {
         var current = phase.load(ordering: .acquiring)
         while true {
-            let next: Phase
-            switch Phase(rawValue: current) {
-            case .ready: next = .done
-            case .claimed: next = .claimedWhileWaiting
-            default: next = .waiting
-            }
+            guard let next = transition(Phase(rawValue: current)) else { return nil }
             let (exchanged, found) = phase.compareExchange(
                 expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if exchanged {
-                if next == .done { continuation.resume() }
-                return
-            }
+            if exchanged { return next }
             current = found
         }
     }
