@@ -20,7 +20,8 @@ struct Options: Sendable {
                               scenario and for profilers); kinds: decode, in-memory, in-memory-async,
                               in-memory-nginx, in-memory-recorded, in-memory-full-stack, cache-hit,
                               cache-hit-async, urlsession-raw, urlsession-raw-streaming,
-                              urlsession-errand, urlsession-full-stack, urlsession-flight-recorder
+                              urlsession-errand, urlsession-errand-async, urlsession-full-stack,
+                              urlsession-flight-recorder
           --compare <old.json> [<new.json>]
                               print which figures moved beyond their spread (min–max ranges that
                               do not overlap) from one run to the other; with one file, run the

@@ -34,6 +34,9 @@ final class SoloWorkload: Sendable {
         case rawStreamingURLSession = "urlsession-raw-streaming"
         /// Callback `execute` on a `URLSessionDispatcher`, 8 in flight.
         case errandURLSession = "urlsession-errand"
+        /// Async `execute` on a `URLSessionDispatcher`, 8 in flight: beside `urlsession-errand`,
+        /// what the bridge to async/await costs when the answer comes from the network.
+        case errandURLSessionAsync = "urlsession-errand-async"
         /// Callback `execute` on the full-stack scenario's policies around a `URLSessionDispatcher`,
         /// 8 in flight: beside `urlsession-errand`, a profile of it shows what the policies cost.
         case errandFullStack = "urlsession-full-stack"
@@ -139,6 +142,14 @@ final class SoloWorkload: Sendable {
             return SoloWorkload { count in
                 let run = try await InFlight.run(total: count, inFlight: inFlight) { done in
                     raw.fetch(Payload.self, from: url, done: done)
+                }
+                try check(run.checksum, each * count)
+            }
+        case .errandURLSessionAsync:
+            let dispatcher = URLSessionDispatcher(baseURL: try serverURL(context))
+            return SoloWorkload { count in
+                let run = try await InFlight.run(total: count, inFlight: inFlight) {
+                    try await request.execute(dispatcher: dispatcher).checksum
                 }
                 try check(run.checksum, each * count)
             }
