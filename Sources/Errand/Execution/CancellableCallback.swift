@@ -1,4 +1,4 @@
-import Synchronization
+import ErrandSync
 
 /// Bridges a callback operation to async/await: the task's cancellation cancels the operation.
 ///
@@ -35,26 +35,23 @@ func withCancellableCallback<Value: Sendable>(
 /// Carries the one result of an operation to the task waiting for it, whichever of the two
 /// comes first, and lets only the first result in.
 ///
-/// One atomic word rather than a lock: a lock costs an allocation and a mutex set up and torn
-/// down on every request. The continuation is written only by the waiting task, before the
-/// phase that announces it is published, and read only by the writer that saw that phase; the
-/// value and the error are written only by the writer that claimed the relay, and read only
-/// after the phase said they are there.
+/// The phase is kept behind a lock rather than in an atomic word: the thread sanitizer on Linux
+/// reported the continuation's memory as raced between its resumer and the next call when only
+/// an atomic ordered them. The value and the error are written only by the writer that claimed
+/// the relay, and read only after the phase said they are there.
 final class ResultRelay: @unchecked Sendable {
-    private enum Phase: Int {
+    private enum Phase {
         case empty
         /// A result is being written.
         case claimed
         /// A result is being written, and the task is waiting for it.
-        case claimedWhileWaiting
-        /// The task is waiting, and no result has been claimed yet.
-        case waiting
+        case claimedWhileWaiting(UnsafeContinuation<Void, Never>)
+        case waiting(UnsafeContinuation<Void, Never>)
         case ready
         case done
     }
 
-    private let phase = Atomic<Int>(Phase.empty.rawValue)
-    private var continuation: UnsafeContinuation<Void, Never>?
+    private let phase = Locked(Phase.empty)
     /// Room for one value of the type the relay was made for.
     private let value: UnsafeMutableRawPointer
     /// The failure, when the result is one; else the value is in `value`.
@@ -91,64 +88,63 @@ final class ResultRelay: @unchecked Sendable {
     /// Moves the result out, once it is there: returns the value or throws the error. `Value`
     /// must be the type the relay was made for.
     func take<Value>(_ type: Value.Type) throws(NetworkError) -> Value {
-        // An acquiring load, so the result written before the task was resumed is seen.
-        _ = phase.load(ordering: .acquiring)
         if let error { throw error }
         return value.assumingMemoryBound(to: Value.self).move()
     }
 
     /// Takes the right to write the result: `true` for the first caller only.
     private func claim() -> Bool {
-        let claimed = advance { phase in
+        phase.withLock { phase in
             switch phase {
-            case .empty: .claimed
-            case .waiting: .claimedWhileWaiting
-            default: nil
+            case .empty:
+                phase = .claimed
+                return true
+            case .waiting(let continuation):
+                phase = .claimedWhileWaiting(continuation)
+                return true
+            case .claimed, .claimedWhileWaiting, .ready, .done:
+                return false
             }
         }
-        return claimed != nil
     }
 
     /// Says the claimed result is written, resuming the task if it waits.
     private func publish() {
-        // Only the waiting task moves the phase on from `claimed`, to `claimedWhileWaiting`.
-        let (exchanged, _) = phase.compareExchange(
-            expected: Phase.claimed.rawValue, desired: Phase.ready.rawValue, ordering: .acquiringAndReleasing)
-        if exchanged { return }
-        phase.store(Phase.done.rawValue, ordering: .releasing)
-        continuation?.resume()
+        let waiting: UnsafeContinuation<Void, Never>? = phase.withLock { phase in
+            if case .claimedWhileWaiting(let continuation) = phase {
+                phase = .done
+                return continuation
+            }
+            phase = .ready
+            return nil
+        }
+        waiting?.resume()
     }
 
     /// Whether the result is written already; from then on it is the caller's to take.
     func takeEarly() -> Bool {
-        phase.compareExchange(
-            expected: Phase.ready.rawValue, desired: Phase.done.rawValue, ordering: .acquiring
-        ).exchanged
+        phase.withLock { phase in
+            guard case .ready = phase else { return false }
+            phase = .done
+            return true
+        }
     }
 
     /// Resumes `continuation` now if the result is written, else once it is.
     func wait(with continuation: UnsafeContinuation<Void, Never>) {
-        self.continuation = continuation
-        let reached = advance { phase in
+        let resumeNow = phase.withLock { phase -> Bool in
             switch phase {
-            case .ready: .done
-            case .claimed: .claimedWhileWaiting
-            default: .waiting
+            case .ready:
+                phase = .done
+                return true
+            case .claimed:
+                phase = .claimedWhileWaiting(continuation)
+                return false
+            default:
+                phase = .waiting(continuation)
+                return false
             }
         }
-        if reached == .done { continuation.resume() }
-    }
-
-    /// Moves the phase on as `transition` says, atomically: the phase reached, or `nil` when
-    /// `transition` leaves the phase as it is.
-    private func advance(_ transition: (Phase?) -> Phase?) -> Phase? {
-        var current = phase.load(ordering: .acquiring)
-        while true {
-            guard let next = transition(Phase(rawValue: current)) else { return nil }
-            let (exchanged, found) = phase.compareExchange(
-                expected: current, desired: next.rawValue, ordering: .acquiringAndReleasing)
-            if exchanged { return next }
-            current = found
-        }
+        if resumeNow { continuation.resume() }
     }
 }
