@@ -38,10 +38,10 @@ extension NetworkDispatcher {
 
     /// ``dispatch(_:)`` with its error type known to the compiler, for the package's own callers.
     package func response(for request: RequestData) async throws(NetworkError) -> NetworkResponse {
-        try await withCancellableCallback { relay in
+        try await withCancellableCallback { complete in
             dispatch(
-                request: request, onSuccess: { relay.succeed(with: $0) },
-                onError: { relay.fail(with: $0.attaching(request)) })
+                request: request, onSuccess: { complete(.success($0)) },
+                onError: { complete(.failure($0.attaching(request))) })
         } onCancelledBeforeStart: {
             .cancelled(request)
         }

@@ -3,23 +3,28 @@ import ErrandSync
 /// Bridges a callback operation to async/await: the task's cancellation cancels the operation.
 ///
 /// An operation that completes before `start` returns (a cache hit, a stub, a refused request)
-/// is returned without suspending; only one still running waits on a continuation. The value is
-/// moved, never copied, from the operation to the caller: a decoded value can hold dozens of
-/// references, and each copy retains and releases every one. It travels through a relay that is
-/// not generic and never names `Result<Value, …>`: this code is not specialised for the caller's
-/// value, and each generic type it named would cost a lookup in the runtime on every request.
+/// is returned without suspending; only one still running waits on a continuation. The result
+/// is moved, never copied, from the operation to the caller: a decoded value can hold dozens of
+/// references, and each copy retains and releases every one. It travels through a slot this
+/// function allocates, and a relay that is not generic: generic types of the caller's value
+/// would each cost a metadata lookup on every request, as this code is not specialised for it.
 ///
 /// - Parameters:
-///   - start: Starts the operation, which must end it exactly once through the relay it is
-///     given (``ResultRelay/succeed(with:)`` or ``ResultRelay/fail(with:)``), and returns its handle.
+///   - start: Starts the operation, which must call `complete` exactly once, and returns its handle.
 ///   - onCancelledBeforeStart: The error for a task that was cancelled before the operation started.
 func withCancellableCallback<Value: Sendable>(
-    _ start: (ResultRelay) -> any Cancellable,
+    _ start: (@escaping @Sendable (consuming Result<Value, NetworkError>) -> Void) -> any Cancellable,
     onCancelledBeforeStart: () -> NetworkError
 ) async throws(NetworkError) -> Value {
     if Task.isCancelled { throw onCancelledBeforeStart() }
-    let relay = ResultRelay(holding: Value.self)
-    let operation = start(relay)
+    let slot = ResultSlot<Value>()
+    let relay = ResultRelay()
+    let operation = start { result in
+        // Only the first result is written; a later one is dropped without touching the slot.
+        guard relay.claim() else { return }
+        slot.fill(with: consume result)
+        relay.publish()
+    }
     if !relay.takeEarly() {
         await withTaskCancellationHandler {
             // Unchecked, as the checked form costs an allocation on every request.
@@ -29,17 +34,33 @@ func withCancellableCallback<Value: Sendable>(
             operation.cancel()
         }
     }
-    return try relay.take(Value.self)
+    return try slot.take()
 }
 
-/// Carries the one result of an operation to the task waiting for it, whichever of the two
+/// Where the one result of an operation waits to be taken: written by whoever claimed the
+/// relay, read after the relay said it is there.
+struct ResultSlot<Value>: @unchecked Sendable {
+    private let pointer = UnsafeMutablePointer<Result<Value, NetworkError>>.allocate(capacity: 1)
+
+    /// Moves `result` in.
+    func fill(with result: consuming Result<Value, NetworkError>) {
+        pointer.initialize(to: consume result)
+    }
+
+    /// Moves the result out, frees the slot, and returns the value or throws the error.
+    func take() throws(NetworkError) -> Value {
+        let result = pointer.move()
+        pointer.deallocate()
+        switch consume result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// Tells the task waiting for an operation that its result is in the slot, whichever of the two
 /// comes first, and lets only the first result in.
-///
-/// The phase is kept behind a lock rather than in an atomic word: the thread sanitizer on Linux
-/// reported the continuation's memory as raced between its resumer and the next call when only
-/// an atomic ordered them. The value and the error are written only by the writer that claimed
-/// the relay, and read only after the phase said they are there.
-final class ResultRelay: @unchecked Sendable {
+final class ResultRelay: Sendable {
     private enum Phase {
         case empty
         /// A result is being written.
@@ -52,48 +73,9 @@ final class ResultRelay: @unchecked Sendable {
     }
 
     private let phase = Locked(Phase.empty)
-    /// Room for one value of the type the relay was made for.
-    private let value: UnsafeMutableRawPointer
-    /// The failure, when the result is one; else the value is in `value`.
-    private var error: NetworkError?
-
-    /// A relay for a value of `type`.
-    init<Value>(holding type: Value.Type) {
-        value = .allocate(byteCount: MemoryLayout<Value>.size, alignment: MemoryLayout<Value>.alignment)
-    }
-
-    // The value itself has been moved out by `take`, which every bridged call ends with.
-    deinit {
-        value.deallocate()
-    }
-
-    /// Ends the operation with `result`, unless it has ended already.
-    ///
-    /// `Value` must be the type the relay was made for; every caller is a closure given to
-    /// `withCancellableCallback`, whose return type names it. A typed wrapper would say so to the
-    /// compiler, but the closures that capture it then cost an allocation more per request.
-    func succeed<Value>(with result: consuming Value) {
-        guard claim() else { return }
-        value.initializeMemory(as: Value.self, to: result)
-        publish()
-    }
-
-    /// Ends the operation with `failure`, unless it has ended already.
-    func fail(with failure: NetworkError) {
-        guard claim() else { return }
-        error = failure
-        publish()
-    }
-
-    /// Moves the result out, once it is there: returns the value or throws the error. `Value`
-    /// must be the type the relay was made for.
-    func take<Value>(_ type: Value.Type) throws(NetworkError) -> Value {
-        if let error { throw error }
-        return value.assumingMemoryBound(to: Value.self).move()
-    }
 
     /// Takes the right to write the result: `true` for the first caller only.
-    private func claim() -> Bool {
+    func claim() -> Bool {
         phase.withLock { phase in
             switch phase {
             case .empty:
@@ -109,7 +91,7 @@ final class ResultRelay: @unchecked Sendable {
     }
 
     /// Says the claimed result is written, resuming the task if it waits.
-    private func publish() {
+    func publish() {
         let waiting: UnsafeContinuation<Void, Never>? = phase.withLock { phase in
             if case .claimedWhileWaiting(let continuation) = phase {
                 phase = .done
@@ -121,7 +103,7 @@ final class ResultRelay: @unchecked Sendable {
         waiting?.resume()
     }
 
-    /// Whether the result is written already; from then on it is the caller's to take.
+    /// Whether the result is written already; from then on the slot is the caller's.
     func takeEarly() -> Bool {
         phase.withLock { phase in
             guard case .ready = phase else { return false }

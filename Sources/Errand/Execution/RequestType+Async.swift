@@ -18,10 +18,10 @@ extension RequestType {
     {
         // Its own path rather than `exchange(through:).value`: a (value, response) pair has no
         // type of its own, and one looked up on every request shows in the in-memory profile.
-        try await withCancellableCallback { relay in
+        try await withCancellableCallback { complete in
             send(
-                through: dispatcher, onValue: { value, _ in relay.succeed(with: consume value) },
-                onError: { relay.fail(with: $0) })
+                through: dispatcher, onValue: { value, _ in complete(.success(consume value)) },
+                onError: { complete(.failure($0)) })
         } onCancelledBeforeStart: {
             .cancelled(data)
         }
@@ -43,11 +43,11 @@ extension RequestType {
     package func exchange(through dispatcher: any NetworkDispatcher)
         async throws(NetworkError) -> (value: ResponseType, response: NetworkResponse)
     {
-        try await withCancellableCallback { relay in
+        try await withCancellableCallback { complete in
             send(
                 through: dispatcher,
-                onValue: { value, response in relay.succeed(with: (consume value, response)) },
-                onError: { relay.fail(with: $0) })
+                onValue: { value, response in complete(.success((consume value, response))) },
+                onError: { complete(.failure($0)) })
         } onCancelledBeforeStart: {
             .cancelled(data)
         }
