@@ -6,6 +6,8 @@
                                                          the same table, before beside after
     scripts/bench-summary.py --pool run1.json run2.json [run3.json ...]
                                                          runs of one command, cell by cell
+    scripts/bench-summary.py --summary --pool run1.json run2.json [...]
+                                                         the first table, of the pooled medians
 
 A row of the table gathers the cells (requests in flight; callback and async) of one scenario,
 payload and target: the median of the cells' wall ratios with their range, the same for the CPU
@@ -175,17 +177,45 @@ def pooled(runs: list[list[dict]]) -> None:
         )
 
 
+def pooled_cells(runs: list[list[dict]]) -> list[dict]:
+    """One row a cell, whose ratios are the medians over the runs that have the cell, and which
+    is judged met on them: rows for ``single``, so that its table summarises repeated runs."""
+    cells: OrderedDict[tuple, list[dict]] = OrderedDict()
+    for rows in runs:
+        for row in rows:
+            cells.setdefault(cell_key(row), []).append(row)
+    summary: list[dict] = []
+    for rows in cells.values():
+        cell = dict(rows[-1])
+        cell["ratio"] = {"median": statistics.median(ratios(rows, False))}
+        cpus = ratios(rows, True)
+        cell["cpu"] = {"ratio": {"median": statistics.median(cpus)}} if cpus else None
+        target = cell.get("target") or ""
+        cell["met"] = bool(target) and meets(cell["ratio"]["median"], target) is True
+        summary.append(cell)
+    return summary
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", help="JSON written by ErrandBenchmarks --json")
     parser.add_argument("--before", nargs="+", help="the earlier run's JSON files")
     parser.add_argument("--after", nargs="+", help="the later run's JSON files")
     parser.add_argument("--pool", nargs="+", help="JSON files of runs of one command, pooled cell by cell")
+    parser.add_argument(
+        "--summary", action="store_true", help="with --pool: the one-run table, of the pooled medians"
+    )
     arguments = parser.parse_args()
+    if arguments.summary and not arguments.pool:
+        parser.error("--summary goes with --pool")
     if arguments.pool:
         if arguments.files or arguments.before or arguments.after or len(arguments.pool) < 2:
             parser.error("--pool takes two runs or more, without other files")
-        pooled([load_rows([path]) for path in arguments.pool])
+        runs = [load_rows([path]) for path in arguments.pool]
+        if arguments.summary:
+            single(pooled_cells(runs))
+        else:
+            pooled(runs)
     elif arguments.before or arguments.after:
         if not (arguments.before and arguments.after) or arguments.files:
             parser.error("--before and --after go together, without other files")

@@ -43,7 +43,7 @@ import Testing
         // Given an operation that fails on another thread
         await #expect(throws: NetworkError.self) {
             _ = try await withCancellableCallback {
-                (complete: @escaping @Sendable (consuming Result<Int, NetworkError>) -> Void) in
+                (complete: ResultDelivery<Int>) in
                 DispatchQueue.global().async { complete(.failure(.cancelled(nil))) }
                 return FinishedCancellable()
             } onCancelledBeforeStart: {

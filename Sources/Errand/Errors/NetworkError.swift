@@ -125,6 +125,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
 
 extension NetworkError {
     /// The error for a cancelled request.
+    @usableFromInline
     static func cancelled(_ request: RequestData?) -> NetworkError {
         NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
     }

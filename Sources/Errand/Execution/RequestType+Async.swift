@@ -13,11 +13,15 @@ extension RequestType {
     /// - Parameter dispatcher: What sends the request; ``DefaultDispatcher/current`` by default.
     /// - Returns: The decoded response.
     /// - Throws: `NetworkError` for transport, timeout, cancellation, status and decoding failures.
+    @inlinable
     public func execute(dispatcher: any NetworkDispatcher = DefaultDispatcher.current) async throws
         -> ResponseType
     {
         // Its own path rather than `exchange(through:).value`: a (value, response) pair has no
         // type of its own, and one looked up on every request shows in the in-memory profile.
+        // Inlinable, so that the bridge is specialised for the caller's response type where the
+        // request is declared: generic there, every request asked the runtime for the slot's
+        // and the result's types and moved the value through their witnesses.
         try await withCancellableCallback { complete in
             send(
                 through: dispatcher, onValue: { value, _ in complete(.success(consume value)) },

@@ -36,6 +36,7 @@ extension RequestType {
     /// The one path every form of `execute` takes: prepare, dispatch, validate, decode, once.
     ///
     /// Exactly one of `onValue` and `onError` is called, exactly once.
+    @usableFromInline
     func send(
         through dispatcher: any NetworkDispatcher,
         onValue: @escaping @Sendable (consuming ResponseType, NetworkResponse) -> Void,
