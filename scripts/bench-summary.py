@@ -8,6 +8,8 @@
                                                          runs of one command, cell by cell
     scripts/bench-summary.py --summary --pool run1.json run2.json [...]
                                                          the first table, of the pooled medians
+    scripts/bench-summary.py --summary --before old1.json old2.json --after new1.json new2.json
+                                                         before beside after, each side's runs pooled
 
 A row of the table gathers the cells (requests in flight; callback and async) of one scenario,
 payload and target: the median of the cells' wall ratios with their range, the same for the CPU
@@ -203,11 +205,14 @@ def main() -> int:
     parser.add_argument("--after", nargs="+", help="the later run's JSON files")
     parser.add_argument("--pool", nargs="+", help="JSON files of runs of one command, pooled cell by cell")
     parser.add_argument(
-        "--summary", action="store_true", help="with --pool: the one-run table, of the pooled medians"
+        "--summary",
+        action="store_true",
+        help="with --pool: the one-run table of the pooled medians; with --before and --after: "
+        "each side's runs pooled",
     )
     arguments = parser.parse_args()
-    if arguments.summary and not arguments.pool:
-        parser.error("--summary goes with --pool")
+    if arguments.summary and not (arguments.pool or arguments.before):
+        parser.error("--summary goes with --pool, or with --before and --after")
     if arguments.pool:
         if arguments.files or arguments.before or arguments.after or len(arguments.pool) < 2:
             parser.error("--pool takes two runs or more, without other files")
@@ -219,7 +224,13 @@ def main() -> int:
     elif arguments.before or arguments.after:
         if not (arguments.before and arguments.after) or arguments.files:
             parser.error("--before and --after go together, without other files")
-        side_by_side(load_rows(arguments.before), load_rows(arguments.after))
+        if arguments.summary:
+            side_by_side(
+                pooled_cells([load_rows([path]) for path in arguments.before]),
+                pooled_cells([load_rows([path]) for path in arguments.after]),
+            )
+        else:
+            side_by_side(load_rows(arguments.before), load_rows(arguments.after))
     elif arguments.files:
         single(load_rows(arguments.files))
     else:

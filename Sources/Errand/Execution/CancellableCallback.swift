@@ -42,9 +42,12 @@ func withCancellableCallback<Value: Sendable>(
 /// relay themselves: a closure around them would be one more allocation on every request.
 @usableFromInline
 struct ResultDelivery<Value>: Sendable {
+    /// Where the result is written.
     @usableFromInline let slot: ResultSlot<Value>
+    /// What says the result is there, and lets only the first in.
     @usableFromInline let relay: ResultRelay
 
+    /// A delivery into `slot`, announced by `relay`.
     @inlinable
     init(slot: ResultSlot<Value>, relay: ResultRelay) {
         self.slot = slot
@@ -65,6 +68,7 @@ struct ResultDelivery<Value>: Sendable {
 /// relay, read after the relay said it is there.
 @usableFromInline
 struct ResultSlot<Value>: @unchecked Sendable {
+    /// Room for the result, allocated by `init` and freed by ``take()``.
     @usableFromInline let pointer: UnsafeMutablePointer<Result<Value, NetworkError>>
 
     /// An empty slot.
