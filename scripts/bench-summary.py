@@ -150,11 +150,17 @@ def meets(value: float, target: str) -> bool | None:
     return value >= bound if parts[0] == "≥" else value <= bound
 
 
-def pooled(runs: list[list[dict]]) -> None:
+def cells_of(runs: list[list[dict]]) -> "OrderedDict[tuple, list[dict]]":
+    """Each cell's rows, one a run that has it, in the order the cells first appear."""
     cells: OrderedDict[tuple, list[dict]] = OrderedDict()
     for rows in runs:
         for row in rows:
             cells.setdefault(cell_key(row), []).append(row)
+    return cells
+
+
+def pooled(runs: list[list[dict]]) -> None:
+    cells = cells_of(runs)
     # Three decimals for the medians, so that one read as 0.97× is not judged below 0.97×. A
     # target set in absolute terms (ns per resolve) is judged on Errand's own figure, shown in
     # the wall columns in its unit; a cell is judged by the target of the last run that has it.
@@ -182,12 +188,8 @@ def pooled(runs: list[list[dict]]) -> None:
 def pooled_cells(runs: list[list[dict]]) -> list[dict]:
     """One row a cell, whose ratios are the medians over the runs that have the cell, and which
     is judged met on them: rows for ``single``, so that its table summarises repeated runs."""
-    cells: OrderedDict[tuple, list[dict]] = OrderedDict()
-    for rows in runs:
-        for row in rows:
-            cells.setdefault(cell_key(row), []).append(row)
     summary: list[dict] = []
-    for rows in cells.values():
+    for rows in cells_of(runs).values():
         cell = dict(rows[-1])
         cell["ratio"] = {"median": statistics.median(ratios(rows, False))}
         cpus = ratios(rows, True)

@@ -25,10 +25,12 @@ import Testing
     }
 
     @Test func aResultGivenDuringStartIsReturnedAndALaterOneDropped() async throws {
-        // Given an operation that answers twice before its start returns, then once more later
+        // Given an operation that answers three times before its start returns (two values, then a
+        // failure), then once more later
         let value = try await withCancellableCallback { complete in
             complete(.success("first"))
             complete(.success("second"))
+            complete(.failure(.cancelled(nil)))
             DispatchQueue.global().async { complete(.success("late")) }
             return FinishedCancellable()
         } onCancelledBeforeStart: {
@@ -39,12 +41,14 @@ import Testing
         #expect(value == "first")
     }
 
-    @Test func aFailureIsThrown() async {
-        // Given an operation that fails on another thread
+    @Test func aFailureIsThrownAndALaterValueDropped() async {
+        // Given an operation that fails on another thread, then succeeds
         await #expect(throws: NetworkError.self) {
-            _ = try await withCancellableCallback {
-                (complete: ResultDelivery<Int>) in
-                DispatchQueue.global().async { complete(.failure(.cancelled(nil))) }
+            let _: Int = try await withCancellableCallback { complete in
+                DispatchQueue.global().async {
+                    complete(.failure(.cancelled(nil)))
+                    complete(.success(1))
+                }
                 return FinishedCancellable()
             } onCancelledBeforeStart: {
                 .cancelled(nil)
