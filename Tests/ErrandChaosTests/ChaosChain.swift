@@ -39,7 +39,7 @@ struct ChaosChain {
                 dispatcher = dispatcher.authenticating(
                     storage: storage,
                     refresher: ClosureTokenRefresher { [refresher] in try await refresher.refresh($0) },
-                    onSessionExpired: { [sessionEnds] in sessionEnds.withLock { $0 += 1 } },
+                    onSessionExpired: { [sessionEnds] _ in sessionEnds.withLock { $0 += 1 } },
                     maximumRefreshes: maximumRefreshes, now: { Self.date })
             case .retrying(let maximumAttempts):
                 let policy = RetryPolicy(

@@ -53,7 +53,7 @@ enum ReadmeSamples {
             .authenticating(
                 storage: storage,
                 refresh: { tokens in try await refreshTokens(tokens) },
-                onSessionExpired: { print("signed out") }
+                onSessionExpired: { _ in print("signed out") }
             )
             .retrying(.default)
         return api

@@ -21,6 +21,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case decoding
         /// The session's credentials are gone and could not be renewed; sign in again.
         case sessionExpired
+        /// The session the request was made in ended (a sign-out, or another user signed in)
+        /// before it was answered; it was not sent with the next session's credentials. Drop
+        /// it as you would a cancelled request: it belongs to a screen of the previous session.
+        case sessionEnded
         /// A fake or replay dispatcher had nothing that matches the request.
         case unmatchedRequest
         /// A cassette could not be read or written, or a recording setting is wrong (replay mode,
@@ -82,6 +86,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .unacceptableStatus: Self.userMessage(forStatus: response?.statusCode ?? 0)
         case .decoding: "The server's answer could not be read."
         case .sessionExpired: "Your session has expired. Please sign in again."
+        case .sessionEnded: "You were signed out before this finished."
         case .unmatchedRequest: "No saved response matches this request."
         case .cassette: "Saved responses could not be read or written."
         case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."

@@ -44,6 +44,9 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     public var allowsRetryWhenNotIdempotent: Bool
     /// Whether this request goes straight through a request queue instead of waiting its turn.
     public var bypassesQueue: Bool
+    /// The session the request was made in, once a policy that holds requests across time (a
+    /// retry, a queue, a cache, a coalescer) has stamped it; not part of equality.
+    package var sessionMark = SessionMark()
 
     /// Creates a request description.
     ///

@@ -8,7 +8,7 @@ import Foundation
 /// thread that ends it and just before its own callback, so a caller that has its answer finds
 /// the exchange in the recorder. Recording adds no task and no hop. Outermost, it sees what the
 /// app asked and what it finally got; inside a retry policy, each attempt.
-public struct FlightRecordingDispatcher: NetworkDispatcher {
+public struct FlightRecordingDispatcher: WrappingDispatcher {
     /// The dispatcher that sends the requests.
     public let base: any NetworkDispatcher
     /// Where the exchanges are kept.

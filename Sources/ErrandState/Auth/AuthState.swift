@@ -18,8 +18,16 @@ import Observation
 /// - ``logout()`` clears the token storage and runs the `alsoClear` hook (an HTTP cache, images,
 ///   a database); ``sessionExpiredHandler`` connects the auth policy, whose expiry then signs
 ///   out here too.
+/// - ``logIn(tokens:user:)`` over a signed-in user is an account switch
+///   (``switchAccount(tokens:user:)``): the new tokens replace the old ones, `alsoClear` runs,
+///   and ``AuthEvent/loggedOut`` then ``AuthEvent/loggedIn`` are emitted.
+/// - Sign-out always wins: a token refresh still running when ``logout()`` is called never
+///   stores its tokens, and a request of the old session still waiting fails with
+///   `sessionEnded`. An expiry reported for a session this state already ended (or replaced) is
+///   ignored, so a user who tapped "Sign out" never hears ``AuthEvent/sessionExpired`` after
+///   ``AuthEvent/loggedOut``. See "Signing out and switching accounts" in the Errand docs.
 ///
-/// Give it the same `TokenStorage` as the auth policy. ``shared`` is a convenience; every
+/// Give it the same `TokenStorage` object as the auth policy. ``shared`` is a convenience; every
 /// view model takes the instance to use, so an app or a test can inject its own.
 /// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
@@ -33,6 +41,20 @@ public final class AuthState {
     @ObservationIgnored public let storage: any TokenStorage
     @ObservationIgnored private let alsoClear: (@Sendable () async -> Void)?
     @ObservationIgnored private let broadcast = EventBroadcast<AuthEvent>()
+    /// The storage's session ledger, shared with every auth policy on the storage.
+    @ObservationIgnored private let ledger: TokenLedger
+    /// Which of the storage's sessions this state is signed in to, as far as it knows.
+    @ObservationIgnored private var session = Session.unknown
+
+    /// What the state knows of the session it shows.
+    private enum Session {
+        /// Neither signed in nor restored here: an expiry is taken as it comes.
+        case unknown
+        /// Signed in to, or restored at, this generation of the storage.
+        case current(UInt64)
+        /// Signed out or expired here: a late expiry is ignored.
+        case ended
+    }
 
     /// The instance to use when an app wires nothing else: tokens kept in memory.
     ///
@@ -48,6 +70,7 @@ public final class AuthState {
     public init(storage: any TokenStorage, alsoClear: (@Sendable () async -> Void)? = nil) {
         self.storage = storage
         self.alsoClear = alsoClear
+        self.ledger = TokenLedger.of(storage)
     }
 
     /// The signed-in user as `User`, or `nil` when signed out or of another type.
@@ -76,26 +99,52 @@ public final class AuthState {
         } catch {
             throw Self.storageError("read", error)
         }
+        session = isLoggedIn ? .current(ledger.generation) : .ended
     }
 
-    /// Stores `tokens`, signs `user` in, and emits ``AuthEvent/loggedIn``.
+    /// Stores `tokens` as a new session, signs `user` in, and emits ``AuthEvent/loggedIn``.
     ///
-    /// ``LoginViewModel`` calls this; call it yourself after a sign-in of your own.
+    /// ``LoginViewModel`` calls this; call it yourself after a sign-in of your own. Over a
+    /// signed-in user it is an account switch (``switchAccount(tokens:user:)``).
     ///
     /// - Parameters:
     ///   - tokens: The tokens the server issued.
     ///   - user: Who signed in, if the answer said.
     /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
-    ///   state then stays signed out.
+    ///   state then stays as it was.
     public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
+        let switching = isLoggedIn
         do {
-            try await storage.write(tokens)
+            try await ledger.signIn(tokens, to: storage)
         } catch {
             throw Self.storageError("write", error)
+        }
+        session = .current(ledger.generation)
+        if switching {
+            // The previous user's state goes before the next user's session is announced.
+            self.user = nil
+            await alsoClear?()
+            broadcast.send(.loggedOut)
         }
         isLoggedIn = true
         self.user = user
         broadcast.send(.loggedIn)
+    }
+
+    /// Replaces the signed-in user with another: stores `tokens` as a new session, runs
+    /// `alsoClear`, and emits ``AuthEvent/loggedOut`` then ``AuthEvent/loggedIn``.
+    ///
+    /// Nothing of the previous session reaches the next: its requests still waiting fail with
+    /// `sessionEnded`, its refresh in flight stores nothing, and caches keyed on the session
+    /// answer it no more. Signed out, it is a plain ``logIn(tokens:user:)``.
+    ///
+    /// - Parameters:
+    ///   - tokens: The new user's tokens.
+    ///   - user: The new user, if known.
+    /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
+    ///   previous user then stays signed in.
+    public func switchAccount(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
+        try await logIn(tokens: tokens, user: user)
     }
 
     /// Signs out: forgets the user, clears the token storage and whatever `alsoClear` clears,
@@ -108,29 +157,42 @@ public final class AuthState {
         try await end(with: .loggedOut)
     }
 
-    /// Ends the session because the tokens could not be renewed, and emits
-    /// ``AuthEvent/sessionExpired``. The auth policy's hook calls this through
-    /// ``sessionExpiredHandler``.
+    /// Ends the current session because its tokens could not be renewed: clears the storage and
+    /// what `alsoClear` clears, and emits ``AuthEvent/sessionExpired``.
     public func sessionDidExpire() async {
+        try? await end(with: .sessionExpired)
+    }
+
+    /// Ends the session `expired` names, unless this state already ended or replaced it (a
+    /// sign-out, or another user's sign-in, came first): then nothing happens.
+    ///
+    /// - Parameter expired: The session the auth policy ended.
+    public func sessionDidExpire(_ expired: ExpiredSession) async {
+        switch session {
+        case .ended: return
+        case .current(let generation) where generation != expired.generation: return
+        case .current, .unknown: break
+        }
         try? await end(with: .sessionExpired)
     }
 
     /// The closure to pass as the auth policy's `onSessionExpired`.
     ///
     /// The policy calls it from any thread; it hops to the main actor and calls
-    /// ``sessionDidExpire()``.
-    public nonisolated var sessionExpiredHandler: @Sendable () -> Void {
-        { [weak self] in
-            Task { @MainActor in await self?.sessionDidExpire() }
+    /// ``sessionDidExpire(_:)``, which ignores a session already ended here.
+    public nonisolated var sessionExpiredHandler: @Sendable (ExpiredSession) -> Void {
+        { [weak self] expired in
+            Task { @MainActor in await self?.sessionDidExpire(expired) }
         }
     }
 
     private func end(with event: AuthEvent) async throws {
         isLoggedIn = false
         user = nil
+        session = .ended
         var failure: NetworkError?
         do {
-            try await storage.clear()
+            try await ledger.signOut(storage)
         } catch {
             failure = Self.storageError("clear", error)
         }

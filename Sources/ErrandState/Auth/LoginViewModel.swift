@@ -17,6 +17,9 @@ import Observation
 /// auth state's storage (the one the auth policy reads), signs in, and emits
 /// ``AuthEvent/loggedIn``. Any failure lands in ``error``: the request's, `decoding` when a step
 /// throws, `tokenStorage` when the tokens cannot be stored. A submit while one runs is refused.
+///
+/// Releasing the view model (the sign-in sheet was closed) cancels its sign-in: the request is
+/// cancelled, and an answer that arrives anyway signs nobody in.
 /// Observable; main-actor isolated, and so `Sendable`.
 @Observable @MainActor
 public final class LoginViewModel<Credentials, Answer: Sendable> {
@@ -84,8 +87,10 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         if let running = work.task { return running }
         isSubmitting = true
         error = nil
+        // The task holds the steps, not the view model, so that releasing it cancels the task.
+        let steps = Steps(auth: auth, send: send, tokens: tokens, user: user)
         return work.start { [weak self] generation in
-            let failure = await self?.signIn(credentials)
+            let failure = await steps.signIn(credentials) { self?.work.isCurrent(generation) == true }
             guard let self, self.work.isCurrent(generation) else { return }
             self.isSubmitting = false
             self.error = failure
@@ -99,30 +104,41 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         isSubmitting = false
     }
 
-    /// Sends the credentials and signs in; returns the failure, if any.
-    private func signIn(_ credentials: Credentials) async -> NetworkError? {
-        let answer: Answer
-        do {
-            answer = try await send(credentials)
-        } catch {
-            return .fromOperation(error)
+    /// What a sign-in runs, apart from the view model that started it.
+    @MainActor private struct Steps {
+        let auth: AuthState
+        let send: @MainActor (Credentials) async throws -> Answer
+        let tokens: @Sendable (Answer) throws -> TokenPair
+        let user: @Sendable (Answer) throws -> (any Sendable)?
+
+        /// Sends the credentials and signs in while `isWanted` holds; returns the failure, if any.
+        func signIn(_ credentials: Credentials, while isWanted: @MainActor () -> Bool) async -> NetworkError? {
+            let answer: Answer
+            do {
+                answer = try await send(credentials)
+            } catch {
+                return .fromOperation(error)
+            }
+            // Cancelled, replaced or released while the answer was on its way: nobody signs in.
+            guard !Task.isCancelled, isWanted() else {
+                return NetworkError(code: .cancelled, message: "The sign-in was cancelled.")
+            }
+            let pair: TokenPair
+            let signedIn: (any Sendable)?
+            do {
+                pair = try tokens(answer)
+                signedIn = try user(answer)
+            } catch {
+                return NetworkError(
+                    code: .decoding, message: "The sign-in answer held no usable tokens or user: \(error)",
+                    underlyingError: error)
+            }
+            do {
+                try await auth.logIn(tokens: pair, user: signedIn)
+            } catch {
+                return .fromOperation(error)
+            }
+            return nil
         }
-        if Task.isCancelled { return NetworkError(code: .cancelled, message: "The sign-in was cancelled.") }
-        let pair: TokenPair
-        let signedIn: (any Sendable)?
-        do {
-            pair = try tokens(answer)
-            signedIn = try user(answer)
-        } catch {
-            return NetworkError(
-                code: .decoding, message: "The sign-in answer held no usable tokens or user: \(error)",
-                underlyingError: error)
-        }
-        do {
-            try await auth.logIn(tokens: pair, user: signedIn)
-        } catch {
-            return .fromOperation(error)
-        }
-        return nil
     }
 }

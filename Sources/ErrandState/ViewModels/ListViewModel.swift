@@ -111,9 +111,7 @@ public final class ListViewModel<Item: Sendable> {
         guard hasMore, let query = nextQuery else { return WorkSlot.done }
         isLoadingMore = true
         nextPageError = nil
-        return work.start { [weak self] generation in
-            await self?.run(query, generation: generation)
-        }
+        return run(query)
     }
 
     /// Starts over from the first page, keeping the items on screen until it answers.
@@ -139,19 +137,27 @@ public final class ListViewModel<Item: Sendable> {
         state = state.startingLoad
         isLoadingMore = false
         nextPageError = nil
-        return work.start { [weak self] generation in
-            await self?.run(query, generation: generation)
-        }
+        return run(query)
     }
 
     /// Loads the page `query` names and adds it, if this run is still the current one.
-    private func run(_ query: PageQuery, generation: Int) async {
-        let result: Result<ListPage<Item>, NetworkError>
-        do {
-            result = .success(try await fetchPage(query))
-        } catch {
-            result = .failure(.fromOperation(error))
+    ///
+    /// The task holds the fetch, not the view model: releasing the view model cancels the task
+    /// (see ``WorkSlot``), and so the request.
+    private func run(_ query: PageQuery) -> Task<Void, Never> {
+        work.start { [weak self, fetchPage] generation in
+            let result: Result<ListPage<Item>, NetworkError>
+            do {
+                result = .success(try await fetchPage(query))
+            } catch {
+                result = .failure(.fromOperation(error))
+            }
+            self?.add(result, for: query, generation: generation)
         }
+    }
+
+    /// Adds the page that `query` answered, if its run is still the current one.
+    private func add(_ result: Result<ListPage<Item>, NetworkError>, for query: PageQuery, generation: Int) {
         guard work.isCurrent(generation) else { return }
         isLoadingMore = false
         switch result {

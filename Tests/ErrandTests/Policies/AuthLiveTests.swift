@@ -42,7 +42,7 @@ struct AuthLiveTests {
                     .form(["grant_type": "refresh_token", "refresh_token": tokens.refreshToken ?? ""]))
                 let answer = try await Request<OAuthTokenResponse>(refresh).execute(dispatcher: transport)
                 return answer.tokenPair(replacing: tokens)
-            }, onSessionExpired: { expiries.increment() })
+            }, onSessionExpired: { _ in expiries.increment() })
 
         // When the token endpoint answers 503 to 20 requests in a row
         try await Self.setTokenStatus(503, on: transport)
@@ -84,7 +84,7 @@ struct AuthLiveTests {
                     .form(["grant_type": "refresh_token", "refresh_token": tokens.refreshToken ?? ""]))
                 return try await Request<OAuthTokenResponse>(refresh).execute(dispatcher: transport)
                     .tokenPair(replacing: tokens)
-            }, onSessionExpired: { expiries.increment() })
+            }, onSessionExpired: { _ in expiries.increment() })
 
         // When a request is refused and the refresh gets invalid_grant (400)
         let error = await #expect(throws: NetworkError.self) {

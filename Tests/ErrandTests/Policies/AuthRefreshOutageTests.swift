@@ -42,7 +42,7 @@ import Testing
                 let issued = try await Request<Issued>(.post("/token")).execute(dispatcher: server)
                 return TokenPair(accessToken: issued.accessToken)
             },
-            onSessionExpired: { expiries.increment() })
+            onSessionExpired: { _ in expiries.increment() })
     }
 
     @Test func twentyRequestsDuringAnOutageFailWithTheOutageAndKeepTheSession() async throws {
@@ -116,7 +116,7 @@ import Testing
         let api = server.authenticating(
             storage: InMemoryTokenStorage(TokenPair(accessToken: "t0")),
             refresh: { _ in TokenPair(accessToken: "t\(refreshes.increment())") },
-            onSessionExpired: { expiries.increment() }, maximumRefreshes: 2, within: 60)
+            onSessionExpired: { _ in expiries.increment() }, maximumRefreshes: 2, within: 60)
 
         // When ten requests each need a refresh whose token then works
         for _ in 1...10 {

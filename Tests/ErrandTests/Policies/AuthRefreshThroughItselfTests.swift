@@ -32,7 +32,7 @@ import Testing
                     throw error
                 }
             },
-            onSessionExpired: { expiries.increment() })
+            onSessionExpired: { _ in expiries.increment() })
         policy.withLock { $0 = api }
         return api
     }

@@ -120,22 +120,23 @@ import Testing
                 try await clock.sleep(for: .seconds(1))
                 return TokenPair(accessToken: "new")
             },
-            onSessionExpired: {}, leeway: 60, limit: .init(count: 5, window: 60), now: { Date() })
+            onSessionExpired: { _ in }, leeway: 60, limit: .init(count: 5, window: 60), now: { Date() })
         let request = RequestData.get("/me")
+        let generation = session.generation(of: request)
 
-        #expect(session.validTokens() == nil)
-        #expect(try await session.currentTokens(for: request)?.accessToken == "old")
-        #expect(session.validTokens()??.accessToken == "old")
+        #expect(session.validTokens(in: generation) == nil)
+        #expect(try await session.currentTokens(for: request, in: generation)?.accessToken == "old")
+        #expect(session.validTokens(in: generation)??.accessToken == "old")
 
-        let renewal = Task { try await session.renew(rejecting: "old", for: request) }
+        let renewal = Task { try await session.renew(rejecting: "old", in: generation, for: request) }
         await clock.waitForSleepers()
-        #expect(session.validTokens() == nil)
+        #expect(session.validTokens(in: generation) == nil)
 
         clock.advance(by: .seconds(1))
         #expect(try await renewal.value.accessToken == "new")
-        #expect(session.validTokens() == nil)
-        #expect(try await session.currentTokens(for: request)?.accessToken == "new")
-        #expect(session.validTokens()??.accessToken == "new")
+        #expect(session.validTokens(in: generation) == nil)
+        #expect(try await session.currentTokens(for: request, in: generation)?.accessToken == "new")
+        #expect(session.validTokens(in: generation)??.accessToken == "new")
     }
 
     @Test func aStorageThatDoesNotCountItsChangesIsReadForEveryRequest() async throws {

@@ -79,7 +79,7 @@ import Testing
         let storage = FailingStorage(TokenPair(accessToken: "old"), failsReads: false)
         let api = server.authenticating(
             storage: storage, refresh: { _ in TokenPair(accessToken: "new") },
-            onSessionExpired: { expiries.increment() })
+            onSessionExpired: { _ in expiries.increment() })
 
         // When the refresh succeeds but its tokens cannot be stored
         let error = await #expect(throws: NetworkError.self) {

@@ -72,7 +72,7 @@ import Testing
         let storage = InMemoryTokenStorage(TokenPair(accessToken: "old", refreshToken: "r"))
         let dispatcher = server.authenticating(
             storage: storage, refresh: { _ in throw InvalidGrant() },
-            onSessionExpired: { expiries.increment() })
+            onSessionExpired: { _ in expiries.increment() })
         let probes = (0..<100).map { _ in CallbackProbe<String>() }
         for probe in probes {
             Request<String>(.get("/me"))
@@ -180,7 +180,7 @@ import Testing
         let dispatcher = server.authenticating(
             storage: InMemoryTokenStorage(TokenPair(accessToken: "t0")),
             refresh: { _ in TokenPair(accessToken: "t\(refreshes.increment())") },
-            onSessionExpired: { expiries.increment() }, maximumRefreshes: 3, within: 60)
+            onSessionExpired: { _ in expiries.increment() }, maximumRefreshes: 3, within: 60)
         for _ in 0..<3 {
             #expect(try await dispatcher.dispatch(.get("/me")).statusCode == 401)
         }
@@ -202,7 +202,7 @@ import Testing
         let storage = InMemoryTokenStorage(TokenPair(accessToken: "old"))
         let dispatcher = server.authenticating(
             storage: storage, refresh: { _ in throw NetworkError(code: .transport, message: "offline") },
-            onSessionExpired: { expiries.increment() })
+            onSessionExpired: { _ in expiries.increment() })
         do {
             _ = try await dispatcher.dispatch(.get("/me"))
             Issue.record("expected a transport error")

@@ -9,7 +9,7 @@ import Testing
     static func entry(_ key: String, size: Int = 100) -> CachedResponse {
         let time = Date(timeIntervalSince1970: 1_700_000_000)
         return CachedResponse(
-            key: key, request: .get(key),
+            key: key, request: .get(key), identity: .anonymous,
             response: NetworkResponse(statusCode: 200, body: Data(repeating: 65, count: size)),
             requestTime: time, responseTime: time)
     }

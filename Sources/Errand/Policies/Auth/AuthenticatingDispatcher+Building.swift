@@ -28,7 +28,7 @@ extension NetworkDispatcher {
     /// - Returns: The authenticating dispatcher.
     public func authenticating(
         storage: any TokenStorage, refresh: @escaping @Sendable (TokenPair, Self) async throws -> TokenPair,
-        onSessionExpired: @escaping @Sendable () -> Void = {}, leeway: TimeInterval = 60,
+        onSessionExpired: @escaping @Sendable (ExpiredSession) -> Void = { _ in }, leeway: TimeInterval = 60,
         maximumRefreshes: Int = 5,
         within window: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
     ) -> AuthenticatingDispatcher {
@@ -57,7 +57,7 @@ extension NetworkDispatcher {
     /// - Returns: The authenticating dispatcher.
     public func authenticating(
         storage: any TokenStorage, refresh: @escaping @Sendable (TokenPair) async throws -> TokenPair,
-        onSessionExpired: @escaping @Sendable () -> Void = {}, leeway: TimeInterval = 60,
+        onSessionExpired: @escaping @Sendable (ExpiredSession) -> Void = { _ in }, leeway: TimeInterval = 60,
         maximumRefreshes: Int = 5,
         within window: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
     ) -> AuthenticatingDispatcher {
@@ -82,7 +82,7 @@ extension NetworkDispatcher {
     /// - Returns: The authenticating dispatcher.
     public func authenticating(
         storage: any TokenStorage, refresher: any TokenRefresher,
-        onSessionExpired: @escaping @Sendable () -> Void = {}, leeway: TimeInterval = 60,
+        onSessionExpired: @escaping @Sendable (ExpiredSession) -> Void = { _ in }, leeway: TimeInterval = 60,
         maximumRefreshes: Int = 5,
         within window: TimeInterval = 60, now: @escaping @Sendable () -> Date = { Date() }
     ) -> AuthenticatingDispatcher {
@@ -116,7 +116,7 @@ extension URLSessionDispatcher {
     public static func withAuth(
         baseURL: URL, tokenStorage: any TokenStorage, retry: RetryPolicy = .default,
         timeout: TimeInterval = 60,
-        onSessionExpired: @escaping @Sendable () -> Void = {},
+        onSessionExpired: @escaping @Sendable (ExpiredSession) -> Void = { _ in },
         refreshHandler: @escaping @Sendable (TokenPair, URLSessionDispatcher) async throws -> TokenPair
     ) -> RetryingDispatcher {
         URLSessionDispatcher(baseURL: baseURL, timeout: timeout)

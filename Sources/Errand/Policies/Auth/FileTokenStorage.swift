@@ -8,81 +8,149 @@ import Foundation
 /// secret is never readable by others, not even for a moment. Missing folders are created.
 /// `expiresAt` is stored with full precision, so a pair reads back equal to the one written.
 ///
+/// Every storage made for one file in a process shares one session: two API clients each given
+/// a `FileTokenStorage(url:)` of the same file share the refresh in flight, and a sign-out
+/// through either is seen by both. Every ``write(_:)`` and ``clear()`` starts a new session;
+/// ``replace(_:with:)`` is atomic with both. (Another process writing the same file is not seen
+/// until this one reads the file again at its next launch.)
+///
 /// A file that cannot be read, or that does not hold valid tokens, throws a `NetworkError` with
 /// code `tokenStorage` whose message names the file and the problem. The auth policy hands it on
 /// to the request; the app recovers by calling ``clear()`` and signing the user in again.
-public final class FileTokenStorage: TokenStorage, RevisionedTokenStorage {
+public final class FileTokenStorage: TokenStorage, LedgerKeepingTokenStorage {
     /// The file the tokens live in.
     public let url: URL
-    /// The pair as last read or written (`nil` before the file was read), and a count of the
-    /// writes and clears made through this storage.
-    private let cache = Locked<(tokens: TokenPair??, revision: UInt64)>((nil, 0))
+    private let file: TokenFile
 
     /// Creates a storage backed by the file at `url`.
     public init(url: URL) {
         self.url = url
+        self.file = TokenFile.shared(for: url)
     }
+
+    var ledger: TokenLedger { file.ledger }
 
     /// The stored pair, read from the file once and then from memory.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the file exists but cannot be read
     ///   or does not hold valid tokens.
     public func read() async throws -> TokenPair? {
-        if let cached = cache.withLock({ $0.tokens }) { return cached }
-        let tokens: TokenPair?
-        if FileManager.default.fileExists(atPath: url.path) {
-            tokens = try TokenStorageCoding.decode(try contents(), from: "the token file \(url.path)")
-        } else {
-            tokens = nil
-        }
-        // A write or clear that came while the file was read is newer: keep what it left.
-        cache.withLock { if $0.tokens == nil { $0.tokens = .some(tokens) } }
-        return tokens
+        try file.withPair { $0 }
     }
 
-    /// Writes the pair to the file atomically, with mode 0600.
+    /// Writes the pair to the file atomically, with mode 0600, as a new session.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be written.
     public func write(_ tokens: TokenPair) async throws {
-        let data = try TokenStorageCoding.encode(tokens, to: "the token file \(url.path)")
-        do {
-            try PrivateFile.write(data, to: url)
-        } catch {
-            throw TokenStorageCoding.failure(
-                "the token file \(url.path) could not be written: \(error)", cause: error)
-        }
-        cache.withLock { cache in
-            cache.tokens = .some(tokens)
-            cache.revision &+= 1
-        }
+        try file.change(to: tokens, newSession: true)
     }
 
-    /// Deletes the file.
+    /// Deletes the file, ending the session.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be deleted.
     public func clear() async throws {
-        if FileManager.default.fileExists(atPath: url.path) {
-            do {
-                try FileManager.default.removeItem(at: url)
-            } catch {
-                throw TokenStorageCoding.failure(
-                    "the token file \(url.path) could not be deleted: \(error)", cause: error)
-            }
-        }
-        cache.withLock { cache in
-            cache.tokens = .some(nil)
-            cache.revision &+= 1
-        }
+        try file.change(to: nil, newSession: true)
     }
 
-    var revision: UInt64 { cache.withLock { $0.revision } }
+    /// Replaces the stored pair only if it is still `expected`, atomically.
+    ///
+    /// - Parameters:
+    ///   - expected: The pair the change was computed from.
+    ///   - replacement: The new pair, or `nil` to delete the file.
+    /// - Returns: Whether the file held `expected` and was changed.
+    /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be read or changed.
+    public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+        try file.withPair { current in
+            guard current == expected else { return false }
+            // A refresh continues the session; a clear ends it.
+            try file.change(to: replacement, newSession: replacement == nil)
+            return true
+        }
+    }
+}
+
+/// One token file as every ``FileTokenStorage`` of it in this process sees it: the pair as last
+/// read or written, and the file's session ledger.
+///
+/// One lock is held across each read and change of the file, so a compare-and-set and a clear
+/// never interleave. Recursive use (`change` inside `withPair`) goes through the same lock, so
+/// it is a plain `NSRecursiveLock`, not `Locked`.
+final class TokenFile: @unchecked Sendable {
+    let path: String
+    let ledger = TokenLedger(countsItsOwnChanges: true)
+    // `@unchecked Sendable`: `pair` is read and written only while `lock` is held.
+    private let lock = NSRecursiveLock()
+    private var pair: TokenPair??
+
+    private init(path: String) {
+        self.path = path
+    }
+
+    /// Runs `body` with the stored pair (read from the file the first time), under the lock.
+    func withPair<Result>(_ body: (TokenPair?) throws -> Result) throws -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        if let pair { return try body(pair) }
+        let tokens: TokenPair?
+        if FileManager.default.fileExists(atPath: path) {
+            tokens = try TokenStorageCoding.decode(try contents(), from: "the token file \(path)")
+        } else {
+            tokens = nil
+        }
+        pair = .some(tokens)
+        return try body(tokens)
+    }
+
+    /// Writes `tokens` (or deletes the file, for `nil`) and tells the ledger.
+    func change(to tokens: TokenPair?, newSession: Bool) throws {
+        lock.lock()
+        defer { lock.unlock() }
+        if let tokens {
+            let data = try TokenStorageCoding.encode(tokens, to: "the token file \(path)")
+            do {
+                try PrivateFile.write(data, to: URL(fileURLWithPath: path))
+            } catch {
+                throw TokenStorageCoding.failure(
+                    "the token file \(path) could not be written: \(error)", cause: error)
+            }
+        } else if FileManager.default.fileExists(atPath: path) {
+            do {
+                try FileManager.default.removeItem(atPath: path)
+            } catch {
+                throw TokenStorageCoding.failure(
+                    "the token file \(path) could not be deleted: \(error)", cause: error)
+            }
+        }
+        pair = .some(tokens)
+        if newSession { ledger.advance() } else { ledger.touch() }
+    }
 
     private func contents() throws(NetworkError) -> Data {
         do {
-            return try Data(contentsOf: url)
+            return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             throw TokenStorageCoding.failure(
-                "the token file \(url.path) could not be read: \(error)", cause: error)
+                "the token file \(path) could not be read: \(error)", cause: error)
+        }
+    }
+
+    // MARK: One per file
+
+    private static let files = Locked<[String: WeakFile]>([:])
+
+    private struct WeakFile {
+        weak var file: TokenFile?
+    }
+
+    /// The state of the file at `url` (by its standardised path), shared by every storage of it.
+    static func shared(for url: URL) -> TokenFile {
+        let path = url.standardizedFileURL.path
+        return files.withLock { files in
+            if let file = files[path]?.file { return file }
+            files = files.filter { $0.value.file != nil }
+            let file = TokenFile(path: path)
+            files[path] = WeakFile(file: file)
+            return file
         }
     }
 }

@@ -1,39 +1,53 @@
 import ErrandSync
 
 /// Token storage in memory, for tests and for apps that sign in on every launch.
-public final class InMemoryTokenStorage: TokenStorage, RevisionedTokenStorage {
-    private struct State {
-        var tokens: TokenPair?
-        var revision: UInt64 = 0
-    }
-
-    private let state: Locked<State>
+///
+/// Every ``write(_:)`` and ``clear()`` starts a new session for the auth policies on it;
+/// ``replace(_:with:)`` is atomic with both.
+public final class InMemoryTokenStorage: TokenStorage, LedgerKeepingTokenStorage {
+    private let tokens: Locked<TokenPair?>
+    let ledger = TokenLedger(countsItsOwnChanges: true)
 
     /// Creates a storage holding `tokens`.
     public init(_ tokens: TokenPair? = nil) {
-        self.state = Locked(State(tokens: tokens))
+        self.tokens = Locked(tokens)
     }
 
     /// The stored pair.
     public func read() async throws -> TokenPair? {
-        state.withLock { $0.tokens }
+        tokens.withLock { $0 }
     }
 
-    /// Replaces the stored pair.
+    /// Replaces the stored pair, as a new session.
     public func write(_ tokens: TokenPair) async throws {
-        state.withLock { state in
-            state.tokens = tokens
-            state.revision &+= 1
-        }
+        change(to: tokens)
     }
 
-    /// Removes the stored pair.
+    /// Removes the stored pair, ending the session.
     public func clear() async throws {
-        state.withLock { state in
-            state.tokens = nil
-            state.revision &+= 1
+        change(to: nil)
+    }
+
+    /// Replaces the stored pair only if it is still `expected`, atomically.
+    ///
+    /// - Parameters:
+    ///   - expected: The pair the change was computed from.
+    ///   - replacement: The new pair, or `nil` to remove it.
+    /// - Returns: Whether the storage held `expected` and was changed.
+    public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+        tokens.withLock { tokens in
+            guard tokens == expected else { return false }
+            tokens = replacement
+            // A refresh continues the session; a clear ends it.
+            if replacement == nil { ledger.advance() } else { ledger.touch() }
+            return true
         }
     }
 
-    var revision: UInt64 { state.withLock { $0.revision } }
+    private func change(to tokens: TokenPair?) {
+        self.tokens.withLock { stored in
+            stored = tokens
+            ledger.advance()
+        }
+    }
 }

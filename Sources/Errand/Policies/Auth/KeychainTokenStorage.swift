@@ -5,12 +5,18 @@
     /// Token storage in the Keychain, as one generic-password item. Apple platforms only.
     ///
     /// A keychain failure or an item that does not hold valid tokens throws a `NetworkError`
-    /// with code `tokenStorage` that names the item.
-    public final class KeychainTokenStorage: TokenStorage {
+    /// with code `tokenStorage` that names the item. Every ``write(_:)`` and ``clear()`` starts
+    /// a new session for the auth policies on this storage; ``replace(_:with:)`` is atomic with
+    /// both within the process.
+    public final class KeychainTokenStorage: TokenStorage, LedgerKeepingTokenStorage, @unchecked Sendable {
         /// The item's service name.
         public let service: String
         /// The item's account name.
         public let account: String
+        let ledger = TokenLedger(countsItsOwnChanges: true)
+        // `@unchecked Sendable`: the lets are immutable and the lock is thread-safe; it makes
+        // each read-compare-write of the item one step for this process.
+        private let lock = NSLock()
 
         /// Creates a storage for the item identified by `service` and `account`.
         public init(service: String, account: String = "tokens") {
@@ -20,6 +26,46 @@
 
         /// The stored pair.
         public func read() async throws -> TokenPair? {
+            try lock.withLock { try readItem() }
+        }
+
+        /// Replaces the stored pair, as a new session.
+        public func write(_ tokens: TokenPair) async throws {
+            try lock.withLock {
+                try writeItem(tokens)
+                ledger.advance()
+            }
+        }
+
+        /// Removes the stored pair, ending the session.
+        public func clear() async throws {
+            try lock.withLock {
+                try deleteItem()
+                ledger.advance()
+            }
+        }
+
+        /// Replaces the stored pair only if it is still `expected`.
+        ///
+        /// - Parameters:
+        ///   - expected: The pair the change was computed from.
+        ///   - replacement: The new pair, or `nil` to delete the item.
+        /// - Returns: Whether the item held `expected` and was changed.
+        public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+            try lock.withLock {
+                guard try readItem() == expected else { return false }
+                if let replacement {
+                    try writeItem(replacement)
+                    ledger.touch()
+                } else {
+                    try deleteItem()
+                    ledger.advance()
+                }
+                return true
+            }
+        }
+
+        private func readItem() throws -> TokenPair? {
             var query = baseQuery
             query[kSecReturnData as String] = true
             query[kSecMatchLimit as String] = kSecMatchLimitOne
@@ -30,8 +76,7 @@
             return try TokenStorageCoding.decode(data, from: place)
         }
 
-        /// Replaces the stored pair.
-        public func write(_ tokens: TokenPair) async throws {
+        private func writeItem(_ tokens: TokenPair) throws {
             let data = try TokenStorageCoding.encode(tokens, to: place)
             let update = [kSecValueData as String: data] as CFDictionary
             var status = SecItemUpdate(baseQuery as CFDictionary, update)
@@ -44,8 +89,7 @@
             guard status == errSecSuccess else { throw error(status) }
         }
 
-        /// Removes the stored pair.
-        public func clear() async throws {
+        private func deleteItem() throws {
             let status = SecItemDelete(baseQuery as CFDictionary)
             guard status == errSecSuccess || status == errSecItemNotFound else { throw error(status) }
         }

@@ -45,7 +45,18 @@ public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
 
 /// Where the auth policy keeps the current tokens.
 ///
-/// Implementations must be safe to call from several tasks at once.
+/// Implementations must be safe to call from several tasks at once, and should be classes: every
+/// auth policy and ``AuthState`` on one storage object share one session (one refresh in flight,
+/// one generation), which a value type, having no identity, cannot give them.
+///
+/// What a storage of your own must provide besides reading and writing:
+/// ``replace(_:with:)``, a compare-and-set, which the auth policy stores a refresh's tokens with
+/// (and clears an expired session with) so that a refresh that outlived its session never
+/// writes over a sign-out or the next user's tokens. The default reads, compares and writes;
+/// the library never runs two of its own changes to one storage at once, so it holds for every
+/// change made through the library, but a storage that other code (another process, a keychain
+/// shared with an extension) also writes should implement it atomically. The storages of this
+/// module do.
 public protocol TokenStorage: Sendable {
     /// The stored pair, or `nil` when signed out.
     func read() async throws -> TokenPair?
@@ -53,6 +64,33 @@ public protocol TokenStorage: Sendable {
     func write(_ tokens: TokenPair) async throws
     /// Removes the stored pair (sign out, or a session that expired).
     func clear() async throws
+    /// Replaces the stored pair with `replacement` (or removes it, for `nil`), only if the
+    /// storage still holds `expected`.
+    ///
+    /// - Parameters:
+    ///   - expected: The pair the change was computed from.
+    ///   - replacement: The new pair, or `nil` to remove it.
+    /// - Returns: Whether the storage held `expected` and was changed.
+    func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool
+}
+
+extension TokenStorage {
+    /// Reads, compares with `expected`, and writes or clears: atomic for changes made through
+    /// the library, which makes them one at a time; see ``TokenStorage``.
+    ///
+    /// - Parameters:
+    ///   - expected: The pair the change was computed from.
+    ///   - replacement: The new pair, or `nil` to remove it.
+    /// - Returns: Whether the storage held `expected` and was changed.
+    public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+        guard try await read() == expected else { return false }
+        if let replacement {
+            try await write(replacement)
+        } else {
+            try await clear()
+        }
+        return true
+    }
 }
 
 /// Turns the current tokens into new ones, usually by calling the server's refresh endpoint.

@@ -10,10 +10,11 @@ extension TokenSession {
         }
     }
 
-    /// Stores `tokens`; a storage failure becomes a `tokenStorage` error.
-    func write(_ tokens: TokenPair) async throws(NetworkError) {
+    /// Replaces `expected` with `replacement` (`nil` clears) if the storage still holds it;
+    /// whether it did. A storage failure becomes a `tokenStorage` error.
+    func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws(NetworkError) -> Bool {
         do {
-            try await storage.write(tokens)
+            return try await ledger.replace(expected, with: replacement, in: storage)
         } catch {
             throw Self.storageError(error, doing: "written", request: nil)
         }

@@ -1,12 +1,20 @@
-import ErrandSync
 import Foundation
 
-/// The shared state of one auth policy: the single refresh in flight, and the refresh budget.
+/// One auth policy's view of its storage's session: its refresher, leeway and budget, over the
+/// ``TokenLedger`` that every policy on the storage shares.
 ///
-/// An actor, so the check "is a refresh running?" and the start of one happen together: any
-/// number of concurrent 401s await the same refresh task. The task clears itself on the actor
-/// before any waiter resumes, so a later 401 for the new token starts a new refresh.
-actor TokenSession {
+/// Every request belongs to the session (the ledger's generation) it was made in. It is sent
+/// with that session's tokens only: a refresh joined, a token read or a request sent again
+/// after a 401 whose session has since ended (a sign-out, an account switch) fails with
+/// `sessionEnded` instead of going out with the next session's tokens.
+///
+/// The refresh in flight is the ledger's, per storage and generation: any number of concurrent
+/// 401s, on any policy over the storage, await one refresh task, which removes itself from the
+/// ledger before any waiter resumes, so a later 401 for the new token starts a new refresh. The
+/// refresh stores its tokens with a compare-and-set against the pair it started from, so a
+/// sign-out or a sign-in that came meanwhile always wins; a refused refresh clears the storage
+/// (and calls the expiry hook) only if the storage still holds the pair that was refused.
+final class TokenSession: Sendable {
     /// How many refreshed tokens may be refused within a window before the session ends.
     struct RefreshLimit: Sendable {
         var count: Int
@@ -22,77 +30,90 @@ actor TokenSession {
     }
 
     let storage: any TokenStorage
+    let ledger: TokenLedger
     private let refresher: any TokenRefresher
-    let onSessionExpired: @Sendable () -> Void
+    let onSessionExpired: @Sendable (ExpiredSession) -> Void
     private let leeway: TimeInterval
     private let limit: RefreshLimit
     private let now: @Sendable () -> Date
-    private var refreshing: Task<TokenPair, any Error>?
-    /// The access token the last successful refresh issued, until the server accepts it or a
-    /// 401 for it is counted. A lock rather than actor state, so that confirming it costs a
-    /// request no hop onto the actor.
-    private nonisolated let unconfirmed = Locked<String?>(nil)
-    /// When refreshed tokens were refused: the loop the limit exists to stop.
-    private var refusals: [Date] = []
-    /// Set when the running refresh sent its request through this very policy.
-    private var refreshSentThroughItself = false
-    /// The stored pair as last read, for requests to take without a hop onto the actor; `nil`
-    /// for a storage that does not count its changes. See ``TokenSnapshot`` for its rules.
-    private nonisolated let snapshot: TokenSnapshot.Slot?
 
     init(
         storage: any TokenStorage, refresher: any TokenRefresher,
-        onSessionExpired: @escaping @Sendable () -> Void,
+        onSessionExpired: @escaping @Sendable (ExpiredSession) -> Void,
         leeway: TimeInterval, limit: RefreshLimit, now: @escaping @Sendable () -> Date
     ) {
         self.storage = storage
+        self.ledger = TokenLedger.of(storage)
         self.refresher = refresher
         self.onSessionExpired = onSessionExpired
         self.leeway = leeway
         self.limit = limit
         self.now = now
-        self.snapshot = (storage as? any RevisionedTokenStorage).map(TokenSnapshot.Slot.init)
     }
 
-    /// The stored tokens without a hop onto the actor, when the copy kept by the last read still
-    /// matches the storage and does not expire within the leeway; `nil` when the request must
-    /// ask ``currentTokens(for:)``. `.some(nil)` means no tokens are stored.
-    nonisolated func validTokens() -> TokenPair?? {
-        guard let kept = snapshot?.current() else { return nil }
+    /// Whether this policy attaches a token to `request`.
+    static func signs(_ request: RequestData) -> Bool {
+        request.authentication != .none && !request.headers.contains("Authorization")
+    }
+
+    /// The generation `request` belongs to: the one an outer policy stamped it with, else now.
+    func generation(of request: RequestData) -> UInt64 {
+        if let stamp = request.session, ledger.owns(stamp) { return stamp.generation }
+        return ledger.generation
+    }
+
+    /// The stored tokens of `generation` without suspending, when the copy kept by the last read
+    /// still matches the storage and does not expire within the leeway; `nil` when the request
+    /// must ask ``currentTokens(for:in:)``. `.some(nil)` means no tokens are stored.
+    func validTokens(in generation: UInt64) -> TokenPair?? {
+        guard let kept = ledger.keptTokens(in: generation) else { return nil }
         if let expiry = kept?.expiresAt, expiry.timeIntervalSince(now()) <= leeway { return nil }
         return kept
     }
 
-    /// The tokens to send now: the stored ones, refreshed first when they expire within the leeway.
-    func currentTokens(for request: RequestData) async throws(NetworkError) -> TokenPair? {
-        if let refreshing { return try await join(refreshing, request: request) }
-        let revision = snapshot?.revision
+    /// The tokens to send now in `generation`: the stored ones, refreshed first when they expire
+    /// within the leeway.
+    func currentTokens(for request: RequestData, in generation: UInt64) async throws(NetworkError)
+        -> TokenPair?
+    {
+        if let flight = ledger.currentFlight(in: generation) { return try await join(flight, request: request) }
+        let revision = ledger.revision
         let tokens = try await read(for: request)
+        // A sign-in or sign-out while the storage was read: these tokens are not the request's.
+        try requireCurrent(generation, request)
         if let tokens, let expiry = tokens.expiresAt, expiry.timeIntervalSince(now()) <= leeway {
-            return try await renew(rejecting: tokens.accessToken, because: .expiring, for: request)
+            return try await renew(rejecting: tokens.accessToken, because: .expiring, in: generation, for: request)
         }
-        // A refresh that started while the storage was read will replace what was read.
-        if let revision, refreshing == nil { snapshot?.keep(tokens, readAt: revision) }
+        if let revision { ledger.keep(tokens, readAt: revision, in: generation) }
         return tokens
     }
 
-    /// New tokens to replace `rejected`: joins the refresh in flight, or starts the one task that
-    /// returns tokens that already replaced `rejected` or else refreshes.
-    ///
-    /// Nothing suspends between the check for a running task and the start of a new one, so
-    /// concurrent callers can never start two.
-    func renew(rejecting rejected: String, because reason: Reason = .refused, for request: RequestData)
-        async throws(NetworkError) -> TokenPair
-    {
-        if let refreshing { return try await join(refreshing, request: request) }
-        // Requests made from now on wait for the refresh rather than send the refused token.
-        snapshot?.drop()
-        let task = Task<TokenPair, any Error> {
-            defer { refreshing = nil }
-            return try await refreshUnlessReplaced(rejected, because: reason)
+    /// New tokens of `generation` to replace `rejected`: joins the refresh in flight, or starts
+    /// the one task that returns tokens that already replaced `rejected` or else refreshes.
+    func renew(
+        rejecting rejected: String, because reason: Reason = .refused, in generation: UInt64,
+        for request: RequestData
+    ) async throws(NetworkError) -> TokenPair {
+        let flight = ledger.flight(for: generation) {
+            Task { [self] in
+                defer { ledger.finish(in: generation) }
+                return try await refreshUnlessReplaced(rejected, because: reason, in: generation)
+            }
         }
-        refreshing = task
-        return try await Self.value(of: task, request: request)
+        guard let flight else { throw Self.sessionEnded(request) }
+        let renewed = try await join(flight, request: request)
+        try requireCurrent(generation, request)
+        return renewed
+    }
+
+    /// Notes that the server accepted `token`: the refresh that issued it was no loop.
+    func confirm(_ token: String) {
+        ledger.confirm(token)
+    }
+
+    /// Throws `sessionEnded` when the storage's session is no longer `generation`.
+    func requireCurrent(_ generation: UInt64, _ request: RequestData?) throws(NetworkError) {
+        guard ledger.generation == generation else { throw Self.sessionEnded(request) }
     }
 
     /// Waits for the refresh in flight, unless the caller is that refresh's own request, which
@@ -100,79 +121,76 @@ actor TokenSession {
     private func join(_ task: Task<TokenPair, any Error>, request: RequestData) async throws(NetworkError)
         -> TokenPair
     {
-        if RefreshScope.sessions.contains(ObjectIdentifier(self)) {
-            refreshSentThroughItself = true
+        if RefreshScope.ledgers.contains(ObjectIdentifier(ledger)) {
+            ledger.noteSentThroughItself()
             throw Self.sentThroughItself(request)
         }
         return try await Self.value(of: task, request: request)
     }
 
     /// The stored tokens if they already differ from `rejected`; else a refresh within the budget.
-    private func refreshUnlessReplaced(_ rejected: String, because reason: Reason) async throws -> TokenPair {
+    private func refreshUnlessReplaced(_ rejected: String, because reason: Reason, in generation: UInt64)
+        async throws -> TokenPair
+    {
         guard let current = try await read(for: nil) else {
             throw Self.expired("no tokens are stored (signed out)", request: nil)
         }
+        try requireCurrent(generation, nil)
         if current.accessToken != rejected { return current }
-        if reason == .refused, unconfirmed.withLock({ $0 == rejected }) { try await countRefusal() }
-        return try await refresh(current)
+        if reason == .refused,
+            ledger.countRefusal(of: rejected, at: now(), limit: (limit.count, limit.window))
+        {
+            try await endSession(
+                current, in: generation,
+                "\(limit.count) token refreshes within \(Int(limit.window)) s gave tokens that the server "
+                    + "refused again, so the session ends instead of looping")
+        }
+        return try await refresh(current, in: generation)
     }
 
-    /// Notes that the server accepted `token`: the refresh that issued it was no loop.
-    nonisolated func confirm(_ token: String) {
-        unconfirmed.withLock { if $0 == token { $0 = nil } }
-    }
-
-    /// Counts a refreshed token that the server refused before accepting it even once, and ends
-    /// the session at the limit.
-    ///
-    /// Each refresh counts at most once; failed refreshes and refreshes whose tokens work never
-    /// count: only a loop of refreshes that succeed and whose tokens are refused again, never
-    /// an outage of the token endpoint, signs the user out.
-    private func countRefusal() async throws {
-        unconfirmed.withLock { $0 = nil }
-        let time = now()
-        refusals.removeAll { time.timeIntervalSince($0) >= limit.window }
-        refusals.append(time)
-        guard refusals.count >= limit.count else { return }
-        refusals.removeAll()
-        try await endSession(
-            "\(limit.count) token refreshes within \(Int(limit.window)) s gave tokens that the server "
-                + "refused again, so the session ends instead of looping")
-    }
-
-    /// Runs the refresher once and stores, or ends the session, by its outcome.
-    private func refresh(_ current: TokenPair) async throws -> TokenPair {
-        refreshSentThroughItself = false
+    /// Runs the refresher once and stores its tokens over `current`, or ends the session, by its
+    /// outcome.
+    private func refresh(_ current: TokenPair, in generation: UInt64) async throws -> TokenPair {
         let renewed: TokenPair
         do {
-            renewed = try await RefreshScope.$sessions.withValue(
-                RefreshScope.sessions.union([ObjectIdentifier(self)])
+            renewed = try await RefreshScope.$ledgers.withValue(
+                RefreshScope.ledgers.union([ObjectIdentifier(ledger)])
             ) {
                 try await refresher.refresh(current)
             }
         } catch {
             // A refresh that waited on itself is a mistake in the app, not a verdict on the tokens.
-            if refreshSentThroughItself { throw Self.sentThroughItself(nil) }
+            if ledger.refreshSentThroughItself { throw Self.sentThroughItself(nil) }
             if var temporary = error as? NetworkError, Self.isTemporary(temporary) {
                 temporary.message =
                     "The token refresh failed for a temporary reason; the tokens are kept. "
                     + temporary.message
                 throw temporary
             }
-            try await endSession("the token refresh failed: \(error)", cause: error)
+            try await endSession(current, in: generation, "the token refresh failed: \(error)", cause: error)
         }
-        try await write(renewed)
-        snapshot?.drop()
-        unconfirmed.withLock { $0 = renewed.accessToken }
+        // Stored only over the pair it renewed: a sign-out or sign-in meanwhile wins.
+        guard try await replace(current, with: renewed) else { throw Self.sessionEnded(nil) }
+        ledger.issued(renewed.accessToken)
         return renewed
     }
 
-    /// Clears the storage, tells the app once, and throws `sessionExpired`.
-    private func endSession(_ reason: String, cause: (any Error)? = nil) async throws -> Never {
-        unconfirmed.withLock { $0 = nil }
-        snapshot?.drop()
-        try? await storage.clear()
-        onSessionExpired()
+    /// Clears the storage if it still holds `current`, tells the app once, and throws
+    /// `sessionExpired`; throws `sessionEnded` without a word to the app when the session had
+    /// already changed (signed out, or someone else signed in).
+    private func endSession(_ current: TokenPair, in generation: UInt64, _ reason: String, cause: (any Error)? = nil)
+        async throws -> Never
+    {
+        ledger.forgetIssued()
+        let ended: Bool
+        do {
+            ended = try await replace(current, with: nil)
+        } catch {
+            // A storage that cannot be cleared still ends the session it holds.
+            ended = ledger.generation == generation
+        }
+        guard ended else { throw Self.sessionEnded(nil) }
+        onSessionExpired(ExpiredSession(generation: generation, reason: reason))
         throw Self.expired(reason, request: nil, cause: cause)
     }
 
@@ -208,18 +226,26 @@ actor TokenSession {
             underlyingError: cause)
     }
 
+    static func sessionEnded(_ request: RequestData?) -> NetworkError {
+        NetworkError(
+            code: .sessionEnded,
+            message: "The session this request was made in ended (a sign-out, or another sign-in) "
+                + "before it was answered, so it was not sent with the next session's credentials.",
+            request: request)
+    }
+
     private static func sentThroughItself(_ request: RequestData?) -> NetworkError {
         NetworkError(
             code: .invalidRequest,
-            message: "The token refresh request was sent through the same authenticating dispatcher, "
-                + "so it would wait for its own refresh forever. Send it through the dispatcher passed "
-                + "to the refresh closure, or mark it `.authentication(.none)`.",
+            message: "The token refresh request was sent through an authenticating dispatcher on the "
+                + "same token storage, so it would wait for its own refresh forever. Send it through the "
+                + "dispatcher passed to the refresh closure, or mark it `.authentication(.none)`.",
             request: request)
     }
 }
 
-/// The auth policies whose refresh the current task is running, so that a refresh request sent
-/// back through its own policy is recognised instead of waiting for itself.
+/// The token ledgers whose refresh the current task is running, so that a refresh request sent
+/// back through a policy on the same storage is recognised instead of waiting for itself.
 enum RefreshScope {
-    @TaskLocal static var sessions: Set<ObjectIdentifier> = []
+    @TaskLocal static var ledgers: Set<ObjectIdentifier> = []
 }

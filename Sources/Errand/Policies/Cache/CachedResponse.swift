@@ -26,15 +26,20 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// name; a name whose field the request did not have is absent. The value of a secret field
     /// (`Authorization`, `Cookie`, …) is kept as its digest, `sha256:` and hexadecimal.
     public let varyingRequestHeaders: [String: String]
+    /// Whose request it answered: the ``RequestIdentity/key`` of the request that fetched it
+    /// (empty for an anonymous one). It answers only requests of the same identity.
+    public let identity: String
     /// What freshness needs from ``headers``, read when they are set.
     private(set) var freshness: CacheFreshness.Facts
     /// The lower-cased names the stored `Vary` lists, read when the headers are set.
     private(set) var varyNames: [String]
 
     init(
-        key: String, request: RequestData, response: NetworkResponse, requestTime: Date, responseTime: Date
+        key: String, request: RequestData, identity: RequestIdentity, response: NetworkResponse,
+        requestTime: Date, responseTime: Date
     ) {
         self.key = key
+        self.identity = identity.key
         self.method = request.method
         self.statusCode = response.statusCode
         self.headers = Self.storable(response.headers)
@@ -86,6 +91,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// that it is replaced when this one is stored.
     func replaces(_ other: CachedResponse) -> Bool {
         other.method == method && other.varyingRequestHeaders == varyingRequestHeaders
+            && other.identity == identity
     }
 
     /// The response to deliver from this entry, with its `Age` (RFC 9111 §4 asks for one).
@@ -155,7 +161,13 @@ public struct CachedResponse: Codable, Hashable, Sendable {
 extension CachedResponse {
     private enum CodingKeys: String, CodingKey {
         case key, method, statusCode, headers, body, url, requestTime, responseTime, varyingRequestHeaders
+        case identity
     }
+
+    /// What an entry written before entries named their identity is read with: it answers no one,
+    /// since nothing says whose it was.
+    static let unknownIdentity = "unknown"
+
 
     /// Reads an entry written by ``encode(to:)``.
     ///
@@ -181,6 +193,7 @@ extension CachedResponse {
         requestTime = try container.decode(Date.self, forKey: .requestTime)
         responseTime = try container.decode(Date.self, forKey: .responseTime)
         varyingRequestHeaders = try container.decode([String: String].self, forKey: .varyingRequestHeaders)
+        identity = try container.decodeIfPresent(String.self, forKey: .identity) ?? Self.unknownIdentity
         freshness = CacheFreshness.Facts(statusCode: statusCode, headers: headers, responseTime: responseTime)
         varyNames = Self.varyNames(in: headers)
     }
@@ -200,5 +213,6 @@ extension CachedResponse {
         try container.encode(requestTime, forKey: .requestTime)
         try container.encode(responseTime, forKey: .responseTime)
         try container.encode(varyingRequestHeaders, forKey: .varyingRequestHeaders)
+        try container.encode(identity, forKey: .identity)
     }
 }

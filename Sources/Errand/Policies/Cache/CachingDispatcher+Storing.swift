@@ -62,9 +62,13 @@ extension CachingDispatcher {
         return response.body.count + miss.key.utf8.count > memoryLimit
     }
 
-    /// Stores `entry` in place of the variant it replaces, keeping the others.
-    func save(_ entry: CachedResponse, among variants: [CachedResponse]) {
-        store.store([entry] + variants.filter { !entry.replaces($0) }, for: entry.key)
+    /// Stores `entry` in place of the variant it replaces, keeping the others, unless the cache
+    /// was cleared since `miss` started.
+    func save(_ entry: CachedResponse, among variants: [CachedResponse], for miss: Miss) {
+        clears.withLock { clears in
+            guard clears == miss.clears else { return }
+            store.store([entry] + variants.filter { !entry.replaces($0) }, for: entry.key)
+        }
     }
 
     /// Sends an unsafe request and, on a non-error answer, removes what is stored for its URL

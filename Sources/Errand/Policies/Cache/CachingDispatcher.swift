@@ -1,3 +1,4 @@
+import ErrandSync
 import Foundation
 
 /// A dispatcher that keeps responses in a ``CacheStore`` and answers from it as a private HTTP
@@ -27,13 +28,18 @@ import Foundation
 /// `Set-Cookie` is never stored. Bodies are stored as they came; token answers are `POST`
 /// responses with `no-store`, which are never stored.
 ///
-/// Only the request headers this dispatcher sees count for `Vary` and for `Authorization`: put
-/// the cache outside header-setting policies (auth, interceptors) and the cache does not see
-/// their headers, so a response for one user may answer another. Call ``clear()`` when the
-/// signed-in user changes. On Linux this is the only HTTP cache (FoundationNetworking never
+/// Every entry is bound to the ``RequestIdentity`` of the request that fetched it and answers
+/// only requests of the same identity, whatever its `Cache-Control` says: `public` and
+/// `s-maxage` allow reuse for the same credentials, never for other ones or none. With an
+/// ``AuthenticatingDispatcher`` further in, the identity includes the session it signs the
+/// request in, so an answer fetched by one user, or while signed out, never answers after a
+/// sign-in, a sign-out or an account switch; entries fetched that way are not reused by a later
+/// launch either. ``clear()`` voids every miss in flight: nothing fetched before it is stored
+/// after it. Interceptors further in that add credentials of their own are not seen: put them
+/// outside the cache. On Linux this is the only HTTP cache (FoundationNetworking never
 /// answers from `URLCache`); on Apple platforms it is independent of `URLCache`, which
 /// ``URLSessionDispatcher/defaultConfiguration()`` turns off, so nothing is cached twice.
-public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends what the store cannot answer.
     public let base: any NetworkDispatcher
     /// Where the responses are kept.
@@ -47,6 +53,11 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     let keys = PathMemo<String>()
     /// The byte limit of a ``MemoryCacheStore``, to skip building an entry it would refuse.
     let memoryLimit: Int?
+    /// Stamps requests with the session of the auth policy further in, if any.
+    let stamper: SessionStamper
+    /// Counts the calls to ``clear()``; a miss stores its answer only if none came since it
+    /// started. Shared by copies, and held while an answer is stored.
+    let clears = Locked<UInt64>(0)
 
     /// Creates a caching dispatcher.
     ///
@@ -65,12 +76,18 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
         self.keyBase = self.baseURL.map(WireURL.Base.init)
         self.memoryLimit = (store as? MemoryCacheStore)?.byteLimit
+        self.stamper = SessionStamper(below: base)
         self.now = now
     }
 
-    /// Removes every stored response, for example when the signed-in user changes.
+    /// Removes every stored response, and voids the misses in flight: what they fetch is
+    /// delivered to their callers but not stored. Call it when the signed-in user changes
+    /// (``AuthState``'s `alsoClear`).
     public func clear() {
-        store.removeAll()
+        clears.withLock { clears in
+            clears &+= 1
+            store.removeAll()
+        }
     }
 
     /// Answers from the store when it can, else sends the request through the wrapped dispatcher.
@@ -83,6 +100,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
+        let request = stamper.stamped(request)
         // Everything but the wait for the wrapped dispatcher is synchronous: no task is needed.
         switch plan(for: request) {
         case .answer(let response):
@@ -105,6 +123,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        let request = stamper.stamped(request)
         switch plan(for: request) {
         case .answer(let response): return response
         case .unsafe: return try await sendUnsafe(request)
@@ -132,6 +151,9 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         /// so that a plain miss holds one request, not two copies of it.
         let conditional: RequestData?
         let key: String
+        let identity: RequestIdentity
+        /// The count of ``CachingDispatcher/clear()`` calls when the miss started.
+        let clears: UInt64
         let noStore: Bool
         let variants: [CachedResponse]
         let stored: CachedResponse?
@@ -147,9 +169,12 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard request.method == .get || request.method == .head else { return .unsafe }
         guard let key = cacheKey(for: request), Self.usesCache(request) else { return .pass }
         let control = CacheControl(request.headers)
+        let identity = RequestIdentity(request)
+        let clears = clears.withLock { $0 }
         let requestTime = now()
         let variants = store.responses(for: key)
-        let stored = control.noStore ? nil : variants.first { $0.matches(request) }
+        let stored =
+            control.noStore ? nil : variants.first { $0.identity == identity.key && $0.matches(request) }
         if let stored {
             let age = CacheFreshness.currentAge(of: stored, now: requestTime)
             if CacheFreshness.isFresh(stored, for: control, age: age) {
@@ -162,7 +187,8 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         let conditional = stored.flatMap { Self.conditional(request, revalidating: $0) }
         return .fetch(
             Miss(
-                request: request, conditional: conditional, key: key, noStore: control.noStore,
+                request: request, conditional: conditional, key: key, identity: identity, clears: clears,
+                noStore: control.noStore,
                 variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime))
     }
 
@@ -174,7 +200,7 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
         if response.statusCode == 304, let stored = miss.stored {
             let updated = stored.updated(
                 with: response, requestTime: miss.requestTime, responseTime: responseTime)
-            if !CacheControl(updated.headers).noStore { save(updated, among: miss.variants) }
+            if !CacheControl(updated.headers).noStore { save(updated, among: miss.variants, for: miss) }
             let age = CacheFreshness.currentAge(of: updated, now: responseTime)
             return updated.response(for: request, age: age, status: .revalidated)
         }
@@ -185,9 +211,9 @@ public struct CachingDispatcher: NetworkDispatcher, AsyncPolicy {
                 return response
             }
             let entry = CachedResponse(
-                key: miss.key, request: request, response: response, requestTime: miss.requestTime,
-                responseTime: responseTime)
-            save(entry, among: miss.variants)
+                key: miss.key, request: request, identity: miss.identity, response: response,
+                requestTime: miss.requestTime, responseTime: responseTime)
+            save(entry, among: miss.variants, for: miss)
         }
         return response
     }

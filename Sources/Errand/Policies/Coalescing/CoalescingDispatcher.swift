@@ -5,10 +5,19 @@ import Foundation
 ///
 /// Two requests are identical when both are `GET` or both `HEAD`, carry no body, go to the same
 /// URL once built for the wire (escapes, `.` and `..` segments and query items as the transport
-/// writes them), carry the same values for `Authorization`, `Accept`, `Accept-Language`,
-/// `Cookie` and the headers you name, and ask the same of an auth policy
+/// writes them), carry the same values for `Accept`, `Accept-Language` and the headers you
+/// name, have the same ``RequestIdentity``, and ask the same of an auth policy
 /// (``RequestData/authentication``). Any other header does not count: the shared dispatch sends
-/// the first caller's request. Unsafe methods are never shared, nor are different credentials.
+/// the first caller's request. Unsafe methods are never shared.
+///
+/// A flight is never shared across credentials or sessions: the identity counts every
+/// credential the request carries (`Authorization`, `Cookie`, `X-API-Key`, `Proxy-Authorization`,
+/// a secret query item, URL user info), and, when an ``AuthenticatingDispatcher`` sits further
+/// in, the session it will sign the request in, so a read made after a sign-in, a sign-out or an
+/// account switch never joins one made before it, and a signed-in read never joins an anonymous
+/// one. Put the coalescer on either side of the auth policy; a wrapping dispatcher of your own
+/// between them should conform to ``WrappingDispatcher`` so that the coalescer can see the
+/// auth policy through it.
 ///
 /// - Each caller gets its own callback, exactly once, with the response (or the failure) of the
 ///   shared dispatch, carrying its own request. `execute` then decodes and hops to each
@@ -26,12 +35,13 @@ import Foundation
 /// caller that arrived later may time out early by the time it arrived after the first.
 ///
 /// Copies share their dispatches in flight.
-public struct CoalescingDispatcher: NetworkDispatcher {
+public struct CoalescingDispatcher: WrappingDispatcher {
     /// The dispatcher that sends the shared requests.
     public let base: any NetworkDispatcher
     /// The headers whose values must be equal for two requests to share a dispatch.
     public let matchedHeaders: [String]
     private let flights: SharedFlights
+    private let stamper: SessionStamper
 
     /// Creates a coalescing dispatcher.
     ///
@@ -52,6 +62,7 @@ public struct CoalescingDispatcher: NetworkDispatcher {
         }
         self.matchedHeaders = names
         self.flights = SharedFlights(clock: ElapsedClock(clock))
+        self.stamper = SessionStamper(below: base)
     }
 
     /// Sends the request, sharing a dispatch in flight for an identical read.
@@ -61,6 +72,7 @@ public struct CoalescingDispatcher: NetworkDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
+        let request = stamper.stamped(request)
         guard let key = CoalescingKey(request, headers: matchedHeaders) else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// What makes two requests the same read: method, URL on the wire, the headers that matter and
-/// whether an auth policy further in attaches a token.
+/// What makes two requests the same read: method, URL on the wire, the headers that matter,
+/// whose request it is (``RequestIdentity``: its credentials and the session an auth policy
+/// further in signs it in) and whether that policy attaches a token.
 ///
 /// Only `GET` and `HEAD` without a body have a key; every other request goes through alone.
 struct CoalescingKey: Hashable, Sendable {
@@ -17,6 +18,7 @@ struct CoalescingKey: Hashable, Sendable {
     /// The values of each header that matters, in the order of the names.
     let headerValues: [[String]]
     let authentication: RequestData.Authentication
+    let identity: RequestIdentity
 
     /// The key of `request`, or `nil` when it may not share a dispatch: an unsafe method, a
     /// body, or a path or timeout that the base dispatcher will refuse and report.
@@ -34,5 +36,6 @@ struct CoalescingKey: Hashable, Sendable {
         self.url = url
         self.headerValues = names.map { request.headers.values(for: $0) }
         self.authentication = request.authentication
+        self.identity = RequestIdentity(request)
     }
 }

@@ -1,6 +1,6 @@
 /// A dispatcher that runs request interceptors before, and response interceptors after, the
 /// dispatcher it wraps. Made with ``NetworkDispatcher/intercepted(by:responses:)``.
-public struct InterceptingDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the intercepted requests.
     public let base: any NetworkDispatcher
     /// Run in order on each request.

@@ -17,7 +17,7 @@ import Foundation
 /// requests and in responses alike. At ``LogLevel/headers`` and ``LogLevel/body``, a value hidden
 /// in the request is hidden wherever the lines repeat it, in any spelling of ``SecretSpelling``:
 /// a server that echoes the request puts it under names that are not secret.
-public struct LoggingDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the logged requests.
     public let base: any NetworkDispatcher
     /// Where entries go.

@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Its position in the chain decides what a metric covers: outside a retry policy, a call with
 /// all its attempts and waits; inside it, each attempt (see ``RequestMetric/attempts``).
-public struct MeasuringDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the measured requests.
     public let base: any NetworkDispatcher
     /// Where the metrics go.

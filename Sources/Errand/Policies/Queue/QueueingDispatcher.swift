@@ -17,10 +17,14 @@ import Foundation
 /// Waiting costs a small entry in a lock-protected line, not a task. Wrapped inside other
 /// policies it runs inline in their task; outermost, a request that finds a free slot is sent
 /// without any task at all, and its handle is the wrapped dispatcher's own. Copies share one queue.
-public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct QueueingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the requests.
     public let base: any NetworkDispatcher
     private let queue: RequestQueue
+    /// Stamps each request with its session, so that one that waited across a sign-out or an
+    /// account switch does not go out with the next session's token (it fails with
+    /// `sessionEnded`).
+    private let stamper: SessionStamper
 
     /// Creates a queue in front of `base`.
     ///
@@ -39,6 +43,7 @@ public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.base = base
         self.queue = RequestQueue(
             limit: maximumConcurrentRequests, defaultTimeout: defaultTimeout, clock: ElapsedClock(clock))
+        self.stamper = SessionStamper(below: base)
     }
 
     /// How many requests may be in flight at once (at least 1).
@@ -63,6 +68,7 @@ public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
         // A free slot: sent at once, and the wrapped dispatcher's handle cancels it, so neither a
         // ticket nor a starter is made.
         if queue.claimSlot() { return sendHoldingSlot(request, onSuccess: onSuccess, onError: onError) }
+        let request = stamper.stamped(request)
         let ticket = QueueTicket(queue: queue)
         let start: @Sendable (RequestData) -> Void = { [self] request in
             ticket.started(sendHoldingSlot(request, onSuccess: onSuccess, onError: onError))
@@ -95,7 +101,7 @@ public struct QueueingDispatcher: NetworkDispatcher, AsyncPolicy {
     /// Waits for a slot (unless the request bypasses the queue), then sends the request inline.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard !request.bypassesQueue else { return try await base.sendInline(request) }
-        let admitted = try await queue.turn(for: request)
+        let admitted = try await queue.turn(for: stamper.stamped(request))
         defer { queue.release() }
         return try await base.sendInline(admitted)
     }

@@ -12,7 +12,7 @@ import Foundation
 /// `cancelled`. When it gives up after retrying, the error says how many attempts were made; a
 /// retryable status that is still there at the end becomes an `unacceptableStatus` error that
 /// keeps the last response.
-public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
+public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends each attempt.
     public let base: any NetworkDispatcher
     /// When to retry.
@@ -20,6 +20,9 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
     private let clock: any Clock<Duration>
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
+    /// Stamps each request with its session, so that no attempt after a sign-out or an account
+    /// switch goes out with the next session's token (it fails with `sessionEnded`).
+    private let stamper: SessionStamper
 
     /// Creates a retrying dispatcher.
     ///
@@ -39,6 +42,7 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
         self.clock = clock
         self.now = now
         self.random = random
+        self.stamper = SessionStamper(below: base)
     }
 
     /// Sends the request, retrying as the policy says.
@@ -51,6 +55,7 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
         guard policy.allowsRetries(of: request) else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
+        let request = stamper.stamped(request)
         // The first attempt runs on callbacks; a task starts only for a retry.
         let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
         // The request is read from the call, not captured again; a first attempt's outcome is
@@ -73,7 +78,7 @@ public struct RetryingDispatcher: NetworkDispatcher, AsyncPolicy {
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard policy.allowsRetries(of: request) else { return try await base.sendInline(request) }
-        return try await attempts(request, from: 1)
+        return try await attempts(stamper.stamped(request), from: 1)
     }
 
     /// Waits out the backoff `event` asks for, then makes the attempts after the first.
