@@ -58,7 +58,8 @@ struct ChaosModel {
     private var issued = 0
     private var unconfirmed: Int?
     private var refusals = 0
-    private var cachedItem: Int?
+    /// The cached item for each identity the cache saw: entries answer only their own.
+    private var cachedItems: [String: Int] = [:]
 
     init(_ scenario: ChaosScenario) {
         layers = scenario.layers
@@ -96,15 +97,25 @@ struct ChaosModel {
             return try retry(method, through: index - 1, maximumAttempts: maximumAttempts)
         case .caching:
             guard method == .get else { return try send(method, through: index - 1) }
-            if let cachedItem {
+            let identity = identity(atLayer: index)
+            if let cachedItem = cachedItems[identity] {
                 return Response(status: 200, id: cachedItem, cacheable: true, retryAfter: nil)
             }
             let response = try send(method, through: index - 1)
-            if response.cacheable { cachedItem = response.id }
+            if response.cacheable { cachedItems[identity] = response.id }
             return response
         case .queueing, .logging, .measuring, .recording:
             return try send(method, through: index - 1)
         }
+    }
+
+    /// Whose request the layer at `index` sees: the bearer token an auth policy outside it
+    /// attached, or the session an auth policy inside it will sign it in.
+    private func identity(atLayer index: Int) -> String {
+        let isAuth: (ChaosScenario.Layer) -> Bool = { if case .authenticating = $0 { true } else { false } }
+        if layers[(index + 1)...].contains(where: isAuth) { return signedIn ? "token \(token)" : "anonymous" }
+        if layers[..<index].contains(where: isAuth) { return "session \(sessionEnds)" }
+        return "anonymous"
     }
 
     private mutating func answer() throws(Failure) -> Response {

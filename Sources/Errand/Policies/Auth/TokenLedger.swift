@@ -49,6 +49,8 @@ package final class TokenLedger: Sendable {
         /// Set when the running refresh sent its request back through an auth policy on this
         /// storage, which would wait for itself.
         var sentThroughItself = false
+        /// The last generation an auth policy ended because its tokens could not be renewed.
+        var expired: UInt64?
     }
 
     private let salt = UInt64.random(in: .min ... .max)
@@ -248,6 +250,13 @@ package final class TokenLedger: Sendable {
 
     /// Forgets the issued token, when the session ends.
     func forgetIssued() { state.withLock { $0.unconfirmed = nil } }
+
+    /// Notes that `generation` ends because its tokens could not be renewed; `nil` withdraws it.
+    func noteExpired(_ generation: UInt64?) { state.withLock { $0.expired = generation } }
+
+    /// Whether `generation` ended because its tokens could not be renewed (rather than by a
+    /// sign-out or a sign-in).
+    func hasExpired(_ generation: UInt64) -> Bool { state.withLock { $0.expired == generation } }
 
     // MARK: Ledgers of the app's own storages
 

@@ -100,7 +100,10 @@ final class TokenSession: Sendable {
                 return try await refreshUnlessReplaced(rejected, because: reason, in: generation)
             }
         }
-        guard let flight else { throw Self.sessionEnded(request) }
+        guard let flight else {
+            try requireCurrent(generation, request)
+            throw Self.sessionEnded(request)
+        }
         let renewed = try await join(flight, request: request)
         try requireCurrent(generation, request)
         return renewed
@@ -111,9 +114,14 @@ final class TokenSession: Sendable {
         ledger.confirm(token)
     }
 
-    /// Throws `sessionEnded` when the storage's session is no longer `generation`.
+    /// Throws when the storage's session is no longer `generation`: `sessionExpired` when an
+    /// auth policy ended it, `sessionEnded` when the app did (a sign-out, another sign-in).
     func requireCurrent(_ generation: UInt64, _ request: RequestData?) throws(NetworkError) {
-        guard ledger.generation == generation else { throw Self.sessionEnded(request) }
+        guard ledger.generation != generation else { return }
+        if ledger.hasExpired(generation) {
+            throw Self.expired("it ended while the request waited", request: request)
+        }
+        throw Self.sessionEnded(request)
     }
 
     /// Waits for the refresh in flight, unless the caller is that refresh's own request, which
@@ -182,6 +190,8 @@ final class TokenSession: Sendable {
         async throws -> Never
     {
         ledger.forgetIssued()
+        // Noted first, so that a request that sees the next generation already hears why.
+        ledger.noteExpired(generation)
         let ended: Bool
         do {
             ended = try await replace(current, with: nil)
@@ -189,7 +199,10 @@ final class TokenSession: Sendable {
             // A storage that cannot be cleared still ends the session it holds.
             ended = ledger.generation == generation
         }
-        guard ended else { throw Self.sessionEnded(nil) }
+        guard ended else {
+            ledger.noteExpired(nil)
+            throw Self.sessionEnded(nil)
+        }
         onSessionExpired(ExpiredSession(generation: generation, reason: reason))
         throw Self.expired(reason, request: nil, cause: cause)
     }
