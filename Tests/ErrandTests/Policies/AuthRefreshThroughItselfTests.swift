@@ -69,7 +69,7 @@ import Testing
         for probe in probes where !probe.deliveries.isEmpty {
             let error = try await probe.failure()
             #expect(error.code == .invalidRequest)
-            #expect(error.message.contains("sent through the same authenticating dispatcher"))
+            #expect(error.message.contains("authenticating dispatcher on the same token storage"))
             #expect(error.message.contains("the dispatcher passed to the refresh closure"))
             #expect(error.message.contains(".authentication(.none)"))
             #expect(error.request?.path == "/me")

@@ -63,6 +63,23 @@ final class HoldingDispatcher: NetworkDispatcher {
         return true
     }
 
+    /// Answers the oldest open request that `matches`, with a body of its own making; `false`
+    /// when none is open.
+    @discardableResult
+    func answerOldest(
+        where matches: (RequestData) -> Bool = { _ in true }, status: Int = 200, headers: HTTPHeaders,
+        body: (RequestData) -> String
+    ) -> Bool {
+        let held = state.withLock { state in
+            state.held.firstIndex { matches($0.request) }.map { state.held.remove(at: $0) }
+        }
+        guard let held else { return false }
+        held.onSuccess(
+            NetworkResponse(
+                statusCode: status, headers: headers, body: Data(body(held.request).utf8), request: held.request))
+        return true
+    }
+
     /// Fails the oldest open request with `code`; `false` when none is open.
     @discardableResult
     func failOldest(_ code: NetworkError.Code) -> Bool {

@@ -75,6 +75,14 @@ public protocol TokenStorage: Sendable {
 }
 
 extension TokenStorage {
+    /// Which session the storage holds: a number that a sign-in, a sign-out and an expiry move
+    /// on, and that a token refresh keeps. ``ExpiredSession/generation`` names one of these.
+    ///
+    /// Shared by every storage object of one store (every ``FileTokenStorage`` of one file); a
+    /// storage of your own counts the changes made through the library (``AuthState``, the auth
+    /// policy).
+    public var sessionGeneration: UInt64 { TokenLedger.of(self).generation }
+
     /// Reads, compares with `expected`, and writes or clears: atomic for changes made through
     /// the library, which makes them one at a time; see ``TokenStorage``.
     ///
