@@ -19,7 +19,8 @@ import Testing
         // Given a sign-in on its way
         dispatcher.stub(
             .post, "/login",
-            response: .json(Tokens(accessToken: "at-1", refreshToken: "rt-1", user: "ada")).delayed(by: .seconds(1)))
+            response: .json(Tokens(accessToken: "at-1", refreshToken: "rt-1", user: "ada")).delayed(
+                by: .seconds(1)))
         let auth = AuthState(storage: storage)
         var model: LoginViewModel<Credentials, Tokens>? = LoginViewModel(
             auth: auth, dispatcher: dispatcher,

@@ -112,7 +112,8 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         let user: @Sendable (Answer) throws -> (any Sendable)?
 
         /// Sends the credentials and signs in while `isWanted` holds; returns the failure, if any.
-        func signIn(_ credentials: Credentials, while isWanted: @MainActor () -> Bool) async -> NetworkError? {
+        func signIn(_ credentials: Credentials, while isWanted: @MainActor () -> Bool) async -> NetworkError?
+        {
             let answer: Answer
             do {
                 answer = try await send(credentials)

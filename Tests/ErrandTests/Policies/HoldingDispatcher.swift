@@ -76,7 +76,8 @@ final class HoldingDispatcher: NetworkDispatcher {
         guard let held else { return false }
         held.onSuccess(
             NetworkResponse(
-                statusCode: status, headers: headers, body: Data(body(held.request).utf8), request: held.request))
+                statusCode: status, headers: headers, body: Data(body(held.request).utf8),
+                request: held.request))
         return true
     }
 

@@ -34,7 +34,9 @@ import Testing
     static func me(through dispatcher: any NetworkDispatcher) -> CallbackProbe<String> {
         let probe = CallbackProbe<String>()
         Request<String>(.get("/me"))
-            .execute(dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+            .execute(
+                dispatcher: dispatcher, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+            )
         return probe
     }
 
@@ -145,7 +147,8 @@ import Testing
         func refresh(_ tokens: TokenPair) throws -> TokenPair {
             try state.withLock { state in
                 guard tokens.refreshToken == state.refresh else {
-                    throw NetworkError(code: .unacceptableStatus, message: "invalid_grant: refresh token reused")
+                    throw NetworkError(
+                        code: .unacceptableStatus, message: "invalid_grant: refresh token reused")
                 }
                 state.generation += 1
                 state.refreshes += 1
@@ -160,11 +163,13 @@ import Testing
         let clock = ManualClock()
         let tokenServer = RotatingTokenServer()
         let expiries = Counter()
-        let server = AuthenticatingDispatcherTests.server(accepting: "new", latency: .seconds(1), clock: clock)
+        let server = AuthenticatingDispatcherTests.server(
+            accepting: "new", latency: .seconds(1), clock: clock)
         // Given two API clients on one token store (one object, or two of one file)
         let url = FileManager.default.temporaryDirectory
             .appendingPathComponent("errand-two-apis-\(UUID().uuidString).json")
-        let first: any TokenStorage = separateFileStorages ? FileTokenStorage(url: url) : InMemoryTokenStorage()
+        let first: any TokenStorage =
+            separateFileStorages ? FileTokenStorage(url: url) : InMemoryTokenStorage()
         let second: any TokenStorage = separateFileStorages ? FileTokenStorage(url: url) : first
         try await first.write(TokenPair(accessToken: "old", refreshToken: "r0"))
         let apis = [first, second].map { storage in
@@ -191,7 +196,9 @@ import Testing
         let storage = InMemoryTokenStorage(Self.userA)
         let server = HoldingDispatcher()
         let api = server.authenticating(storage: storage) { $0 }
-            .retrying(RetryPolicy(maximumAttempts: 3, backoff: .init(base: .seconds(1), jitter: .none)), clock: clock)
+            .retrying(
+                RetryPolicy(maximumAttempts: 3, backoff: .init(base: .seconds(1), jitter: .none)),
+                clock: clock)
         // Given user A's read answered 503, waiting out its backoff
         let probe = Self.me(through: api)
         await waitUntil("A's request is sent") { server.openCount == 1 }

@@ -44,7 +44,8 @@ import Testing
     }
 
     @Test(arguments: [
-        "public, max-age=60", "s-maxage=60, max-age=60", "max-age=60, must-revalidate", "private, must-revalidate, max-age=60",
+        "public, max-age=60", "s-maxage=60, max-age=60", "max-age=60, must-revalidate",
+        "private, must-revalidate, max-age=60",
     ])
     func anEntryFetchedWithOneUsersCredentialsAnswersNoOtherUserAndNoAnonymousRequest(
         cacheControl: String
@@ -78,7 +79,8 @@ import Testing
         let cache = server.caching(MemoryCacheStore())
         let probe = CallbackProbe<String>()
         Request<String>(.get("/me"))
-            .execute(dispatcher: cache, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+            .execute(
+                dispatcher: cache, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
         await waitUntil("the read is sent") { server.openCount == 1 }
         // When the cache is cleared (a sign-out) before the answer comes
         cache.clear()

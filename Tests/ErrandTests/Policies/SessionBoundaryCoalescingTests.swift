@@ -48,7 +48,8 @@ import Testing
         let server = HoldingDispatcher()
         let coalescer = server.coalescingIdenticalRequests()
         let (first, second) = try await Self.twoReads(
-            through: coalescer, server: server, .get("/me").header("Authorization", "Bearer alice"), .get("/me"))
+            through: coalescer, server: server, .get("/me").header("Authorization", "Bearer alice"),
+            .get("/me"))
         #expect(first == "for Bearer alice")
         #expect(second == "for anonymous")
     }
@@ -61,7 +62,9 @@ import Testing
         let probes = [CallbackProbe<String>(), CallbackProbe<String>()]
         for (probe, tenant) in zip(probes, [tenantA, tenantB]) {
             Request<String>(.get("/me"))
-                .execute(dispatcher: tenant, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                .execute(
+                    dispatcher: tenant, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError
+                )
         }
         await waitUntil("both reads are sent") { server.openCount == 2 }
         while server.answerOldest(headers: [:], body: { "for \($0.headers["X-API-Key"] ?? "nobody")" }) {}
@@ -102,7 +105,8 @@ import Testing
         let probes = [CallbackProbe<String>(), CallbackProbe<String>()]
         for probe in probes {
             Request<String>(.get("/me"))
-                .execute(dispatcher: api, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+                .execute(
+                    dispatcher: api, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
         }
         await waitUntil("the shared read is sent") { server.openCount == 1 }
         server.answerOldest(headers: [:]) { "for \($0.headers["Authorization"] ?? "anonymous")" }

@@ -190,8 +190,9 @@ package final class TokenLedger: Sendable {
 
     /// The refresh in flight for `generation`, or the one `start` makes, which becomes it.
     /// Checked and started under one lock, so concurrent callers on any policy never start two.
-    func flight(for generation: UInt64, start: () -> Task<TokenPair, any Error>) -> Task<TokenPair, any Error>?
-    {
+    func flight(for generation: UInt64, start: () -> Task<TokenPair, any Error>) -> Task<
+        TokenPair, any Error
+    >? {
         state.withLock { state in
             guard state.generation == generation else { return nil }
             if let flight = state.flight, flight.generation == generation { return flight.task }

@@ -76,13 +76,16 @@ final class TokenSession: Sendable {
     func currentTokens(for request: RequestData, in generation: UInt64) async throws(NetworkError)
         -> TokenPair?
     {
-        if let flight = ledger.currentFlight(in: generation) { return try await join(flight, request: request) }
+        if let flight = ledger.currentFlight(in: generation) {
+            return try await join(flight, request: request)
+        }
         let revision = ledger.revision
         let tokens = try await read(for: request)
         // A sign-in or sign-out while the storage was read: these tokens are not the request's.
         try requireCurrent(generation, request)
         if let tokens, let expiry = tokens.expiresAt, expiry.timeIntervalSince(now()) <= leeway {
-            return try await renew(rejecting: tokens.accessToken, because: .expiring, in: generation, for: request)
+            return try await renew(
+                rejecting: tokens.accessToken, because: .expiring, in: generation, for: request)
         }
         if let revision { ledger.keep(tokens, readAt: revision, in: generation) }
         return tokens
@@ -186,7 +189,9 @@ final class TokenSession: Sendable {
     /// Clears the storage if it still holds `current`, tells the app once, and throws
     /// `sessionExpired`; throws `sessionEnded` without a word to the app when the session had
     /// already changed (signed out, or someone else signed in).
-    private func endSession(_ current: TokenPair, in generation: UInt64, _ reason: String, cause: (any Error)? = nil)
+    private func endSession(
+        _ current: TokenPair, in generation: UInt64, _ reason: String, cause: (any Error)? = nil
+    )
         async throws -> Never
     {
         ledger.forgetIssued()

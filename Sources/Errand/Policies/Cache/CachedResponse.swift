@@ -168,7 +168,6 @@ extension CachedResponse {
     /// since nothing says whose it was.
     static let unknownIdentity = "unknown"
 
-
     /// Reads an entry written by ``encode(to:)``.
     ///
     /// - Parameter decoder: The decoder to read from.
