@@ -15,10 +15,12 @@ import Testing
         let session: any NetworkDispatcher = URLSessionDispatcher(baseURL: URL(string: "http://127.0.0.1:9"))
         let cancellable: any Cancellable = CancellableAction {}
         let typed = Request<User>(request)
+        let identity = RequestIdentity(.get("/me").header("X-API-Key", "k"))
+        let expired = ExpiredSession(generation: 1, reason: "refused")
 
         let outcome = try await Task.detached {
             dispatcher.stub(stub)
-            _ = (headers, method, part, session)
+            _ = (headers, method, part, session, identity, expired)
             cancellable.cancel()
             let user = try await typed.execute(dispatcher: dispatcher)
             let response = try await dispatcher.dispatch(RequestData.get("/x"))

@@ -3,7 +3,7 @@
 ///
 /// The hook is called only for the session the storage still held when the refresh failed: a
 /// refresh that outlived a sign-out or an account switch ends nothing and calls no hook.
-/// ``AuthState``'s handler compares ``generation`` with the session it signed in, so an expiry
+/// `AuthState`'s handler compares ``generation`` with the session it signed in, so an expiry
 /// that arrives after the user already signed out (or signed in as someone else) is ignored.
 public struct ExpiredSession: Hashable, Sendable, CustomStringConvertible {
     /// The storage's session generation that ended; a sign-in, a sign-out and an expiry each

@@ -14,7 +14,7 @@ import Foundation
 ///   storage or of an earlier launch.
 /// - The storages of this module advance the generation themselves, in `write(_:)` and
 ///   `clear()`, whoever calls them. A storage of the app's own cannot tell, so the ledger
-///   advances it for the changes made through the library (``AuthState``, the auth policy).
+///   advances it for the changes made through the library (`AuthState`, the auth policy).
 /// - A custom storage's changes made by the library run one at a time through ``serialized(_:)``,
 ///   so that a refresh's compare-and-set and a sign-out's clear never interleave.
 package final class TokenLedger: Sendable {

@@ -46,7 +46,7 @@ public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
 /// Where the auth policy keeps the current tokens.
 ///
 /// Implementations must be safe to call from several tasks at once, and should be classes: every
-/// auth policy and ``AuthState`` on one storage object share one session (one refresh in flight,
+/// auth policy and `AuthState` on one storage object share one session (one refresh in flight,
 /// one generation), which a value type, having no identity, cannot give them.
 ///
 /// What a storage of your own must provide besides reading and writing:
@@ -79,7 +79,7 @@ extension TokenStorage {
     /// on, and that a token refresh keeps. ``ExpiredSession/generation`` names one of these.
     ///
     /// Shared by every storage object of one store (every ``FileTokenStorage`` of one file); a
-    /// storage of your own counts the changes made through the library (``AuthState``, the auth
+    /// storage of your own counts the changes made through the library (`AuthState`, the auth
     /// policy).
     public var sessionGeneration: UInt64 { TokenLedger.of(self).generation }
 

@@ -82,7 +82,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
 
     /// Removes every stored response, and voids the misses in flight: what they fetch is
     /// delivered to their callers but not stored. Call it when the signed-in user changes
-    /// (``AuthState``'s `alsoClear`).
+    /// (`AuthState`'s `alsoClear`).
     public func clear() {
         clears.withLock { clears in
             clears &+= 1
