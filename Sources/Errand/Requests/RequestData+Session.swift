@@ -1,19 +1,34 @@
-/// The session a request belongs to, carried with it so that the auth policy further in signs
-/// it with that session's tokens or not at all; see ``SessionStamper``.
+/// What policies learn of a request on its way in and pass on with it: the session a request
+/// belongs to, so that the auth policy further in signs it with that session's tokens or not at
+/// all (see ``SessionStamper``), and its identity, so that a cache and a coalescer in one stack
+/// compute it once.
 ///
-/// Equal to every other mark and hashed as nothing: two requests that differ only in when they
+/// Equal to every other value and hashed as nothing: two requests that differ only in when they
 /// were made are the same request.
-package struct SessionMark: Hashable, Sendable {
-    var stamp: TokenLedger.Stamp?
+package struct RequestMarks: Hashable, Sendable {
+    package var stamp: TokenLedger.Stamp?
+    /// Cleared whenever the path, headers, query or session change, so it is never stale.
+    package var identity: RequestIdentity?
 
-    package static func == (lhs: SessionMark, rhs: SessionMark) -> Bool { true }
+    package static func == (lhs: RequestMarks, rhs: RequestMarks) -> Bool { true }
     package func hash(into hasher: inout Hasher) {}
 }
 
 extension RequestData {
     /// The session this request was made in, when a policy stamped it.
     package var session: TokenLedger.Stamp? {
-        get { sessionMark.stamp }
-        set { sessionMark.stamp = newValue }
+        get { marks.stamp }
+        set {
+            marks.stamp = newValue
+            marks.identity = nil
+        }
+    }
+
+    /// Whose request this is; computed on first use and kept with the request from then on.
+    package var identity: RequestIdentity { marks.identity ?? RequestIdentity(self) }
+
+    /// Computes the identity now, so that the policies further in read it instead of computing it.
+    package mutating func noteIdentity() {
+        if marks.identity == nil { marks.identity = RequestIdentity(self) }
     }
 }

@@ -24,13 +24,13 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// An absolute URL, or a path resolved against the dispatcher's base URL.
-    public var path: String
+    public var path: String { didSet { marks.identity = nil } }
     /// The HTTP method.
     public var method: HTTPMethod
     /// Header fields set by the caller. `Content-Type` comes from the body unless set here.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders { didSet { marks.identity = nil } }
     /// Query items, in order, added to the URL.
-    public var query: [URLQueryItem]
+    public var query: [URLQueryItem] { didSet { marks.identity = nil } }
     /// The body, if any. `GET` and `HEAD` requests may not have one.
     public var body: Body?
     /// How long the whole request may take, in seconds; `nil` uses the dispatcher's default.
@@ -45,8 +45,9 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     /// Whether this request goes straight through a request queue instead of waiting its turn.
     public var bypassesQueue: Bool
     /// The session the request was made in, once a policy that holds requests across time (a
-    /// retry, a queue, a cache, a coalescer) has stamped it; not part of equality.
-    package var sessionMark = SessionMark()
+    /// retry, a queue, a cache, a coalescer) has stamped it, and its identity once a policy
+    /// computed it; not part of equality.
+    package var marks = RequestMarks()
 
     /// Creates a request description.
     ///

@@ -169,7 +169,10 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         guard request.method == .get || request.method == .head else { return .unsafe }
         guard let key = cacheKey(for: request), Self.usesCache(request) else { return .pass }
         let control = CacheControl(request.headers)
-        let identity = RequestIdentity(request)
+        // Kept with the request, so that a coalescer further in reads it instead of computing it.
+        var request = request
+        request.noteIdentity()
+        let identity = request.identity
         let clears = clears.withLock { $0 }
         let requestTime = now()
         let variants = store.responses(for: key)
@@ -243,7 +246,10 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         if let modified = stored.headers["Last-Modified"] {
             conditional.headers.set("If-Modified-Since", modified)
         }
-        return conditional == request ? nil : conditional
+        guard conditional != request else { return nil }
+        // Validators are no credentials: the identity stays the request's.
+        conditional.marks.identity = request.marks.identity
+        return conditional
     }
 }
 

@@ -72,8 +72,8 @@ public struct CoalescingDispatcher: WrappingDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        let request = stamper.stamped(request)
-        guard let key = CoalescingKey(request, headers: matchedHeaders) else {
+        var request = stamper.stamped(request)
+        guard let key = CoalescingKey(&request, headers: matchedHeaders) else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
         return flights.join(key, request, onSuccess: onSuccess, onError: onError, base: base)

@@ -21,8 +21,9 @@ struct CoalescingKey: Hashable, Sendable {
     let identity: RequestIdentity
 
     /// The key of `request`, or `nil` when it may not share a dispatch: an unsafe method, a
-    /// body, or a path or timeout that the base dispatcher will refuse and report.
-    init?(_ request: RequestData, headers names: [String]) {
+    /// body, or a path or timeout that the base dispatcher will refuse and report. A key notes
+    /// the request's identity on it, for the policies further in.
+    init?(_ request: inout RequestData, headers names: [String]) {
         guard request.body == nil else { return nil }
         // A timeout the base dispatcher refuses must reach it, not start a timer here.
         if let timeout = request.timeout, !(timeout > 0) { return nil }
@@ -36,6 +37,8 @@ struct CoalescingKey: Hashable, Sendable {
         self.url = url
         self.headerValues = names.map { request.headers.values(for: $0) }
         self.authentication = request.authentication
-        self.identity = RequestIdentity(request)
+        // Kept with the request, so that a cache further in reads it instead of computing it.
+        request.noteIdentity()
+        self.identity = request.identity
     }
 }
