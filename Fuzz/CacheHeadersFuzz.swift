@@ -29,8 +29,8 @@ enum CacheHeadersFuzz {
             "Cache-Control", headers["Cache-Control"] ?? "")
         let response = NetworkResponse(statusCode: 200, headers: headers, request: request)
         let entry = CachedResponse(
-            key: "https://example.com/a", request: request, response: response, requestTime: now,
-            responseTime: now)
+            key: "https://example.com/a", request: request, identity: .anonymous, response: response,
+            requestTime: now, responseTime: now)
         let age = CacheFreshness.currentAge(of: entry, now: now.addingTimeInterval(30))
         _ = CacheFreshness.isFresh(entry, for: control, age: age)
         _ = entry.matches(request)
