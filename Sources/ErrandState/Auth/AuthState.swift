@@ -43,18 +43,17 @@ public final class AuthState {
     @ObservationIgnored private let broadcast = EventBroadcast<AuthEvent>()
     /// The storage's session ledger, shared with every auth policy on the storage.
     @ObservationIgnored private let ledger: TokenLedger
-    /// Which of the storage's sessions this state is signed in to, as far as it knows.
-    @ObservationIgnored private var session = Session.unknown
-
-    /// What the state knows of the session it shows.
-    private enum Session {
-        /// Neither signed in nor restored here: an expiry is taken as it comes.
-        case unknown
-        /// Signed in to, or restored at, this generation of the storage.
-        case current(UInt64)
-        /// Signed out or expired here: a late expiry is ignored.
-        case ended
-    }
+    /// The oldest session of the storage whose expiry still concerns this state: every sign-in,
+    /// sign-out and restore here moves it to the storage's session then, so an expiry of a
+    /// session this state has ended or replaced is ignored. Generations only grow, so a session
+    /// the app stored without this state (a later one) still counts.
+    @ObservationIgnored private var floor: UInt64
+    /// Sign-ins being stored: an expiry that arrives meanwhile waits for their outcome.
+    @ObservationIgnored private var signingIn = 0
+    /// Expiries that arrived while a sign-in was being stored.
+    @ObservationIgnored private var deferred: [ExpiredSession] = []
+    /// Counts sign-outs and expiries, so a sign-in stored across one knows it lost.
+    @ObservationIgnored private var endings = 0
 
     /// The instance to use when an app wires nothing else: tokens kept in memory.
     ///
@@ -71,6 +70,7 @@ public final class AuthState {
         self.storage = storage
         self.alsoClear = alsoClear
         self.ledger = TokenLedger.of(storage)
+        self.floor = ledger.generation
     }
 
     /// The signed-in user as `User`, or `nil` when signed out or of another type.
@@ -99,7 +99,7 @@ public final class AuthState {
         } catch {
             throw Self.storageError("read", error)
         }
-        session = isLoggedIn ? .current(ledger.generation) : .ended
+        floor = ledger.generation
     }
 
     /// Stores `tokens` as a new session, signs `user` in, and emits ``AuthEvent/loggedIn``.
@@ -111,19 +111,35 @@ public final class AuthState {
     ///   - tokens: The tokens the server issued.
     ///   - user: Who signed in, if the answer said.
     /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
-    ///   state then stays as it was.
+    ///   state then stays as it was. `sessionEnded` when ``logout()`` was called before the sign-in
+    ///   finished: sign-out wins, and the tokens are not kept.
     public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
         let switching = isLoggedIn
+        let endingsBefore = endings
+        signingIn += 1
         do {
             try await ledger.signIn(tokens, to: storage)
         } catch {
+            await signInEnded()
             throw Self.storageError("write", error)
         }
-        session = .current(ledger.generation)
+        guard endings == endingsBefore else {
+            // Signed out while the tokens were stored: sign-out wins, whichever reached the
+            // storage last, so the tokens go again.
+            try? await ledger.signOut(storage)
+            floor = max(floor, ledger.generation)
+            await signInEnded()
+            throw Self.signedOutMeanwhile
+        }
+        floor = ledger.generation
+        // An expiry of the session this one replaced, heard while it was stored, is now moot.
+        await signInEnded()
         if switching {
             // The previous user's state goes before the next user's session is announced.
             self.user = nil
             await alsoClear?()
+            // A sign-out while the previous user's state was cleared has cleared the new tokens.
+            guard endings == endingsBefore else { throw Self.signedOutMeanwhile }
             broadcast.send(.loggedOut)
         }
         isLoggedIn = true
@@ -166,14 +182,25 @@ public final class AuthState {
     /// Ends the session `expired` names, unless this state already ended or replaced it (a
     /// sign-out, or another user's sign-in, came first): then nothing happens.
     ///
+    /// An expiry heard while a sign-in is being stored waits for it: the new session replaces
+    /// the expired one, unless it could not be stored.
+    ///
     /// - Parameter expired: The session the auth policy ended.
     public func sessionDidExpire(_ expired: ExpiredSession) async {
-        switch session {
-        case .ended: return
-        case .current(let generation) where generation != expired.generation: return
-        case .current, .unknown: break
-        }
-        try? await end(with: .sessionExpired)
+        guard signingIn == 0 else { return deferred.append(expired) }
+        // An expiry from another ledger (a struct storage, one of the app's making) cannot be
+        // placed, and is taken as it comes.
+        if ledger.owns(expired), expired.generation < floor { return }
+        try? await end(with: .sessionExpired, ending: expired)
+    }
+
+    /// Takes the expiries heard while a sign-in was stored, once it has ended either way.
+    private func signInEnded() async {
+        signingIn -= 1
+        guard signingIn == 0 else { return }
+        let heard = deferred
+        deferred.removeAll()
+        for expired in heard { await sessionDidExpire(expired) }
     }
 
     /// The closure to pass as the auth policy's `onSessionExpired`.
@@ -186,20 +213,30 @@ public final class AuthState {
         }
     }
 
-    private func end(with event: AuthEvent) async throws {
+    /// Signs out here, clears the storage and `alsoClear`, and emits `event`. For an expiry the
+    /// auth policy reported, the policy has cleared the storage already: it is cleared again only
+    /// if it still holds that session (its clear failed), never a session stored since.
+    private func end(with event: AuthEvent, ending expired: ExpiredSession? = nil) async throws {
         isLoggedIn = false
         user = nil
-        session = .ended
+        endings += 1
+        // The session ending now, and every older one, concern this state no more.
+        floor = max(floor, ledger.generation &+ 1)
         var failure: NetworkError?
+        let stillHeld = expired.map { !ledger.owns($0) || $0.generation == ledger.generation } ?? true
         do {
-            try await ledger.signOut(storage)
+            if stillHeld { try await ledger.signOut(storage) }
         } catch {
             failure = Self.storageError("clear", error)
         }
+        floor = max(floor, ledger.generation)
         await alsoClear?()
         broadcast.send(event)
         if let failure { throw failure }
     }
+
+    private static let signedOutMeanwhile = NetworkError(
+        code: .sessionEnded, message: "Signed out before the sign-in finished; the tokens were not kept.")
 
     private static func storageError(_ operation: String, _ error: any Error) -> NetworkError {
         NetworkError(

@@ -11,6 +11,8 @@ public struct ExpiredSession: Hashable, Sendable, CustomStringConvertible {
     public let generation: UInt64
     /// Why it ended, for a log line.
     public let reason: String
+    /// The ledger (by its salt) whose generation ``generation`` is; `nil` when made by the app.
+    package let ledgerSalt: UInt64?
 
     /// Creates the description of an ended session.
     ///
@@ -20,6 +22,14 @@ public struct ExpiredSession: Hashable, Sendable, CustomStringConvertible {
     public init(generation: UInt64, reason: String) {
         self.generation = generation
         self.reason = reason
+        self.ledgerSalt = nil
+    }
+
+    /// The description of a session of `ledger` that ended.
+    init(generation: UInt64, reason: String, of ledger: TokenLedger) {
+        self.generation = generation
+        self.reason = reason
+        self.ledgerSalt = ledger.salt
     }
 
     /// `session 3 expired: <reason>`.

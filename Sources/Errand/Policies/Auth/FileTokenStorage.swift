@@ -142,9 +142,9 @@ final class TokenFile: @unchecked Sendable {
         weak var file: TokenFile?
     }
 
-    /// The state of the file at `url` (by its standardised path), shared by every storage of it.
+    /// The state of the file at `url`, shared by every storage of it, whatever path names it.
     static func shared(for url: URL) -> TokenFile {
-        let path = url.standardizedFileURL.path
+        let path = canonicalPath(of: url)
         return files.withLock { files in
             if let file = files[path]?.file { return file }
             files = files.filter { $0.value.file != nil }
@@ -152,5 +152,24 @@ final class TokenFile: @unchecked Sendable {
             files[path] = WeakFile(file: file)
             return file
         }
+    }
+
+    /// `url`'s path with every symbolic link resolved (`/var` → `/private/var` on Apple
+    /// platforms, a linked home folder): two paths to one file must share one ledger, or a
+    /// sign-out through one leaves the other sending the old token. The file and its folders
+    /// may not exist yet, so the longest part that exists is resolved and the rest appended.
+    static func canonicalPath(of url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var rest: [String] = []
+        while !FileManager.default.fileExists(atPath: existing.path), existing.pathComponents.count > 1 {
+            rest.insert(existing.lastPathComponent, at: 0)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = existing.path
+        if let pointer = realpath(existing.path, nil) {
+            resolved = String(cString: pointer)
+            free(pointer)
+        }
+        return rest.reduce(URL(fileURLWithPath: resolved)) { $0.appendingPathComponent($1) }.path
     }
 }

@@ -53,7 +53,7 @@ package final class TokenLedger: Sendable {
         var expired: UInt64?
     }
 
-    private let salt = UInt64.random(in: .min ... .max)
+    let salt = UInt64.random(in: .min ... .max)
     private let state = Locked(State())
     /// Whether the storage reports every change itself (the storages of this module).
     let countsItsOwnChanges: Bool
@@ -90,6 +90,9 @@ package final class TokenLedger: Sendable {
 
     /// Whether `stamp` was made by this ledger.
     func owns(_ stamp: Stamp) -> Bool { stamp.salt == salt }
+
+    /// Whether `expired` names a session of this ledger; one the app made itself may name any.
+    package func owns(_ expired: ExpiredSession) -> Bool { expired.ledgerSalt.map { $0 == salt } ?? true }
 
     /// Starts a new session: called by the storages of this module on every write and clear, and
     /// by the library for the changes it makes to a storage of the app's own.

@@ -208,7 +208,7 @@ final class TokenSession: Sendable {
             ledger.noteExpired(nil)
             throw Self.sessionEnded(nil)
         }
-        onSessionExpired(ExpiredSession(generation: generation, reason: reason))
+        onSessionExpired(ExpiredSession(generation: generation, reason: reason, of: ledger))
         throw Self.expired(reason, request: nil, cause: cause)
     }
 
