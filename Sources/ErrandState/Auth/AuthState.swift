@@ -99,7 +99,7 @@ public final class AuthState {
         } catch {
             throw Self.storageError("read", error)
         }
-        floor = ledger.generation
+        floor = max(floor, ledger.generation)
     }
 
     /// Stores `tokens` as a new session, signs `user` in, and emits ``AuthEvent/loggedIn``.
@@ -131,7 +131,7 @@ public final class AuthState {
             await signInEnded()
             throw Self.signedOutMeanwhile
         }
-        floor = ledger.generation
+        floor = max(floor, ledger.generation)
         // An expiry of the session this one replaced, heard while it was stored, is now moot.
         await signInEnded()
         if switching {
@@ -220,8 +220,10 @@ public final class AuthState {
         isLoggedIn = false
         user = nil
         endings += 1
-        // The session ending now, and every older one, concern this state no more.
-        floor = max(floor, ledger.generation &+ 1)
+        // The session ending now, and every older one, concern this state no more; a session
+        // stored since the auth policy cleared an expired one still does.
+        let ending = expired.flatMap { ledger.owns($0) ? $0.generation : nil } ?? ledger.generation
+        floor = max(floor, ending &+ 1)
         var failure: NetworkError?
         let stillHeld = expired.map { !ledger.owns($0) || $0.generation == ledger.generation } ?? true
         do {
