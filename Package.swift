@@ -44,6 +44,10 @@ let package = Package(
         .testTarget(
             name: "ErrandChaosTests",
             dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"]),
+        // Random interleavings of users signing in and out across the policies and view models.
+        .testTarget(
+            name: "ErrandSessionTests",
+            dependencies: ["Errand", "ErrandState", "ErrandSync", "ErrandTestSupport"]),
         // The example catalog app (`swift run Example`), and its tests, which run it as a process.
         .executableTarget(
             name: "Example",

@@ -80,7 +80,6 @@ import Testing
                 """)
             if failures == 3 { break }
         }
-        print(SessionScenario.costs.sorted { $0.key < $1.key })
         print("sessions: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed")
     }
 }

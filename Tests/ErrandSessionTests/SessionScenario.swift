@@ -54,8 +54,6 @@ import Foundation
     }
 
     static let users = ["ada", "bob", "cy"]
-    static var costs: [Int: Duration] = [:]
-    static var lastChoice = 0
     private static let cacheControls: [String?] = [
         nil, "max-age=60", "public, max-age=60", "private, max-age=60",
         "private, must-revalidate, max-age=60", "s-maxage=60", "no-store", "no-cache",
@@ -83,31 +81,30 @@ import Foundation
     /// Runs the scenario; returns what broke, with the steps that led there, or `nil`.
     func run(steps: Int) async -> String? {
         defer { app.close() }
-        let ts = ContinuousClock.now
-        defer {
-            if ProcessInfo.processInfo.environment["DEBUGT"] != nil {
-                print("T total \(ContinuousClock.now - ts)")
-            }
-        }
         for _ in 0..<steps {
-            let a = ContinuousClock.now
             await step()
-            let b = ContinuousClock.now
             await check()
-            Self.costs[-1, default: .zero] += ContinuousClock.now - b
-            Self.costs[Self.lastChoice, default: .zero] += b - a
             if !violations.isEmpty { return failure }
         }
-        let t0 = ContinuousClock.now
         await drain()
-        let t1 = ContinuousClock.now
         await check()
         await finalCheck()
-        let t2 = ContinuousClock.now
-        if ProcessInfo.processInfo.environment["DEBUGT"] != nil {
-            print("T drain \(t1 - t0) final \(t2 - t1)")
-        }
         return violations.isEmpty ? nil : failure
+    }
+
+    /// Awaits `work`, but reports it instead of hanging when it does not end while the main actor
+    /// takes many turns: nothing the scenario awaits waits for the scenario's next step.
+    private func bounded(_ what: String, _ work: @escaping @MainActor () async -> Void) async {
+        let done = Locked(false)
+        let task = Task { @MainActor in
+            await work()
+            done.withLock { $0 = true }
+        }
+        for _ in 0..<200_000 {
+            if done.withLock({ $0 }) { return await task.value }
+            await Task.yield()
+        }
+        violations.append("\(what) never ended")
     }
 
     private var failure: String {
@@ -127,7 +124,6 @@ import Foundation
         let choice = random.weighted([
             (10, 0), (5, 1), (22, 2), (30, 3), (5, 4), (8, 5), (5, 6), (4, 7), (6, 8), (5, 9),
         ])
-        Self.lastChoice = choice
         switch choice {
         case 0: await signIn(Self.users.randomElement(using: &random) ?? "ada")
         case 1: await signOut()
@@ -148,27 +144,31 @@ import Foundation
         let (chain, tokens) = app.server.startChain(for: user)
         let switching = current != nil && random.chance(50)
         trace.append("\(switching ? "switch account to" : "sign in as") \(user) (chain \(chain))")
-        do {
-            if switching {
-                try await app.auth.switchAccount(tokens: tokens, user: user)
-            } else {
-                try await app.auth.logIn(tokens: tokens, user: user)
+        await bounded("signing in as \(user)") { [self] in
+            do {
+                if switching {
+                    try await app.auth.switchAccount(tokens: tokens, user: user)
+                } else {
+                    try await app.auth.logIn(tokens: tokens, user: user)
+                }
+                current = (user, chain)
+                signIns += 1
+            } catch {
+                violations.append("signing in as \(user) failed: \(error)")
             }
-            current = (user, chain)
-            signIns += 1
-        } catch {
-            violations.append("signing in as \(user) failed: \(error)")
         }
     }
 
     private func signOut() async {
         trace.append("sign out")
-        do {
-            try await app.auth.logout()
-        } catch {
-            violations.append("signing out failed: \(error)")
+        await bounded("signing out") { [self] in
+            do {
+                try await app.auth.logout()
+            } catch {
+                violations.append("signing out failed: \(error)")
+            }
+            current = nil
         }
-        current = nil
     }
 
     /// A read of a path every user reads, signed in, with a tenant's API key, or anonymous.
@@ -235,7 +235,7 @@ import Foundation
             app.server.forbid(started)
             return
         }
-        await screen.task?.value
+        await bounded("sign-in screen \(id)'s sign-in") { await screen.task?.value }
         if app.auth.isLoggedIn {
             current = (screen.user, started)
             signIns += 1
@@ -369,9 +369,6 @@ import Foundation
         }
         for id in app.server.heldForReleasedScreens {
             violations.append("screen \(id) was released, but its request goes on")
-            for held in app.server.held where held.screen == id {
-                violations.append("DEBUGORIGIN " + (app.server.origins[held.id] ?? "?"))
-            }
         }
     }
 
@@ -390,8 +387,12 @@ import Foundation
             let settled = reads.allSatisfy { $0.outcome.withLock { $0 != nil } }
             if settled && app.server.held.isEmpty { break }
         }
-        for screen in signInScreens { await screen.task?.value }
-        for screen in listScreens where screen.model != nil { await screen.task?.value }
+        for screen in signInScreens {
+            await bounded("sign-in screen \(screen.id)") { await screen.task?.value }
+        }
+        for screen in listScreens where screen.model != nil {
+            await bounded("list screen \(screen.id)") { await screen.task?.value }
+        }
     }
 
     /// What must hold once everything has settled.

@@ -47,9 +47,7 @@ final class SessionServer: NetworkDispatcher {
         /// Screens released: their requests must not be waiting here.
         var releasedScreens: Set<String> = []
         var violations: [String] = []
-        var origins: [Int: String] = [:]
     }
-    var origins: [Int: String] { state.withLock { $0.origins } }
 
     private let state = Locked(State())
 
@@ -108,11 +106,6 @@ final class SessionServer: NetworkDispatcher {
                 state.violations.append("a released sign-in's token was sent: \(token)")
             }
             let held = Held(id: state.nextID, request: request, onSuccess: onSuccess, onError: onError)
-            if held.screen != nil, held.request.headers["X-Screen"] != nil {
-                state.origins[state.nextID] =
-                    "cancelled=\(Task.isCancelled) released=\(state.releasedScreens.contains(held.screen ?? ""))\n"
-                    + Thread.callStackSymbols.prefix(40).joined(separator: "\n")
-            }
             state.held.append(held)
             return state.nextID
         }

@@ -120,7 +120,7 @@ public final class AuthState {
         do {
             try await ledger.signIn(tokens, to: storage)
         } catch {
-            await signInEnded()
+            await signInEnded(stored: false)
             throw Self.storageError("write", error)
         }
         guard endings == endingsBefore else {
@@ -128,12 +128,12 @@ public final class AuthState {
             // storage last, so the tokens go again.
             try? await ledger.signOut(storage)
             floor = max(floor, ledger.generation)
-            await signInEnded()
+            await signInEnded(stored: false)
             throw Self.signedOutMeanwhile
         }
         floor = max(floor, ledger.generation)
         // An expiry of the session this one replaced, heard while it was stored, is now moot.
-        await signInEnded()
+        await signInEnded(stored: true)
         if switching {
             // The previous user's state goes before the next user's session is announced.
             self.user = nil
@@ -188,19 +188,26 @@ public final class AuthState {
     /// - Parameter expired: The session the auth policy ended.
     public func sessionDidExpire(_ expired: ExpiredSession) async {
         guard signingIn == 0 else { return deferred.append(expired) }
+        await expire(expired, afterFailedSignIn: false)
+    }
+
+    private func expire(_ expired: ExpiredSession, afterFailedSignIn: Bool) async {
         // An expiry from another ledger (a struct storage, one of the app's making) cannot be
         // placed, and is taken as it comes.
         if ledger.owns(expired), expired.generation < floor { return }
-        try? await end(with: .sessionExpired, ending: expired)
+        // A sign-in that failed stored nothing, but moved the generation of a storage of the
+        // app's own on: the storage still holds what it held when the expiry arrived.
+        try? await end(with: .sessionExpired, ending: afterFailedSignIn ? nil : expired)
     }
 
-    /// Takes the expiries heard while a sign-in was stored, once it has ended either way.
-    private func signInEnded() async {
+    /// Takes the expiries heard while a sign-in was stored, once it has ended either way; one
+    /// that stored its tokens has moved the floor past them.
+    private func signInEnded(stored: Bool) async {
         signingIn -= 1
         guard signingIn == 0 else { return }
         let heard = deferred
         deferred.removeAll()
-        for expired in heard { await sessionDidExpire(expired) }
+        for expired in heard { await expire(expired, afterFailedSignIn: !stored) }
     }
 
     /// The closure to pass as the auth policy's `onSessionExpired`.
