@@ -80,6 +80,9 @@ import Testing
                 """)
             if failures == 3 { break }
         }
-        print("sessions: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed")
+        print(
+            "sessions: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed, "
+                + "\(SessionScenario.lingeringReleases) released screens' requests lingered")
+        SessionScenario.lingeringReleases = 0
     }
 }

@@ -25,6 +25,9 @@ public struct SecretVocabulary: Sendable, Hashable {
         "authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key", "x-auth-token",
         "x-access-token", "x-csrf-token", "x-xsrf-token", "api_key", "access_token", "refresh_token",
         "id_token", "client_secret", "password", "passwd", "token", "secret", "signature", "sig",
+        // The credential headers of the large API gateways and of session-keyed APIs.
+        "x-goog-api-key", "ocp-apim-subscription-key", "x-amz-security-token", "x-functions-key",
+        "private-token", "x-session-token", "session-id", "x-session-id",
     ]
 
     /// The text that stands where a secret was by default: `<redacted>`.

@@ -23,15 +23,19 @@ import Testing
                 onError: probes[1].onError)
         // Each request held is answered with the credentials it went out with.
         let answer: (RequestData) -> String = { request in
-            let names = ["Authorization", "X-API-Key", "X-Auth-Token", "Proxy-Authorization", "Cookie"]
-            return "for \(names.lazy.compactMap { request.headers[$0] }.first ?? "anonymous")"
+            let credential = request.headers.first { SecretVocabulary.default.matches($0.name) }
+            return "for \(credential?.value ?? "anonymous")"
         }
         if server.openCount < 2 { await waitUntil("a second dispatch, if any") { server.started.count == 2 } }
         while server.answerOldest(headers: [:], body: answer) {}
         return (try await probes[0].first().get(), try await probes[1].first().get())
     }
 
-    @Test(arguments: ["X-API-Key", "X-Auth-Token", "Proxy-Authorization", "Authorization", "Cookie"])
+    @Test(arguments: [
+        "X-API-Key", "X-Auth-Token", "Proxy-Authorization", "Authorization", "Cookie", "X-Goog-Api-Key",
+        "Ocp-Apim-Subscription-Key", "X-Amz-Security-Token", "X-Functions-Key", "Private-Token",
+        "X-Session-Token", "Session-Id", "X-Session-Id",
+    ])
     func readsThatDifferOnlyInACredentialHeaderAreNeverMerged(header: String) async throws {
         let server = HoldingDispatcher()
         let coalescer = server.coalescingIdenticalRequests()
