@@ -393,7 +393,10 @@ import Foundation
             }
             app.advance(by: .seconds(120))
             for _ in 0..<50 { await Task.yield() }
-            let settled = reads.allSatisfy { $0.outcome.withLock { $0 != nil } }
+            // A list screen may be waiting out a retry's back-off on the clock, with nothing held.
+            let settled =
+                reads.allSatisfy { $0.outcome.withLock { $0 != nil } }
+                && listScreens.allSatisfy { $0.model?.isLoading != true }
             if settled && app.server.held.isEmpty { break }
         }
         for screen in signInScreens {
