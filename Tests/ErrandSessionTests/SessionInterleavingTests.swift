@@ -81,8 +81,6 @@ import Testing
             if failures == 3 { break }
         }
         print(
-            "sessions: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed, "
-                + "\(SessionScenario.lingeringReleases) released screens' requests lingered")
-        SessionScenario.lingeringReleases = 0
+            "sessions: \(label): \(ran) scenarios in \(ContinuousClock.now - started), \(failures) failed")
     }
 }

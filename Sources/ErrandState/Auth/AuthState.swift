@@ -114,6 +114,15 @@ public final class AuthState {
     ///   state then stays as it was. `sessionEnded` when ``logout()`` was called before the sign-in
     ///   finished: sign-out wins, and the tokens are not kept.
     public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
+        try await logIn(tokens: tokens, user: user, while: { true })
+    }
+
+    /// ``logIn(tokens:user:)`` for a caller that may go away while the tokens are stored (a
+    /// sign-in screen closed): when `isWanted` no longer holds once they are, nobody signs in.
+    ///
+    /// The tokens are cleared again; over a signed-in user, whose tokens they replaced, that is a
+    /// sign-out (``AuthEvent/loggedOut``, `alsoClear`). Throws `cancelled` then.
+    func logIn(tokens: TokenPair, user: (any Sendable)?, while isWanted: @MainActor () -> Bool) async throws {
         let switching = isLoggedIn
         let endingsBefore = endings
         signingIn += 1
@@ -134,6 +143,15 @@ public final class AuthState {
         floor = max(floor, ledger.generation)
         // An expiry of the session this one replaced, heard while it was stored, is now moot.
         await signInEnded(stored: true)
+        guard isWanted() else {
+            if switching {
+                try? await end(with: .loggedOut)
+            } else {
+                try? await ledger.signOut(storage)
+                floor = max(floor, ledger.generation)
+            }
+            throw Self.cancelledMeanwhile
+        }
         if switching {
             // The previous user's state goes before the next user's session is announced.
             self.user = nil
@@ -243,6 +261,10 @@ public final class AuthState {
         broadcast.send(event)
         if let failure { throw failure }
     }
+
+    private static let cancelledMeanwhile = NetworkError(
+        code: .cancelled,
+        message: "The sign-in was cancelled while its tokens were stored; they were not kept.")
 
     private static let signedOutMeanwhile = NetworkError(
         code: .sessionEnded, message: "Signed out before the sign-in finished; the tokens were not kept.")

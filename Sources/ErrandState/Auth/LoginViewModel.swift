@@ -97,7 +97,7 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
         }
     }
 
-    /// Cancels the running sign-in; nothing is stored if the answer had not arrived.
+    /// Cancels the running sign-in: nobody signs in, even when its tokens were being stored.
     public func cancel() {
         guard work.isRunning else { return }
         work.cancel()
@@ -135,7 +135,9 @@ public final class LoginViewModel<Credentials, Answer: Sendable> {
                     underlyingError: error)
             }
             do {
-                try await auth.logIn(tokens: pair, user: signedIn)
+                // Checked again once the tokens are stored: a slow storage (the Keychain) leaves
+                // the screen time to close.
+                try await auth.logIn(tokens: pair, user: signedIn, while: { !Task.isCancelled && isWanted() })
             } catch {
                 return .fromOperation(error)
             }

@@ -106,6 +106,31 @@ import Testing
         #expect(server.started.map { $0.headers["Authorization"] } == ["Bearer a1"])
     }
 
+    @Test(arguments: Kind.allCases, [false, true])
+    func aRefreshOfAnEndedSessionLeavesASessionThatStoredItsPairAgainAlone(kind: Kind, refused: Bool)
+        async throws
+    {
+        struct InvalidGrant: Error {}
+        let expiries = Counter()
+        // Given user A's request waiting for a refresh
+        let (storage, server, clock, probe) = try await Self.refusedWhileRefreshing(
+            kind,
+            refresh: { _ in
+                if refused { throw InvalidGrant() }
+                return TokenPair(accessToken: "a2", refreshToken: "ra2")
+            }, expiries: expiries)
+        // When the app switches to B and back to A's saved pair before it answers
+        try await storage.write(Self.userB)
+        try await storage.write(Self.userA)
+        clock.advance(by: .seconds(1))
+        // Then A's new session keeps its pair, unrenewed and uncleared, and nobody hears of an
+        // expiry: the pair is the same, the session is not
+        #expect(await Self.outcome(of: probe, server: server) == .sessionEnded)
+        #expect(try await storage.read() == Self.userA)
+        #expect(expiries.count == 0)
+        #expect(server.started.count == 1)
+    }
+
     @Test(arguments: Kind.allCases)
     func aRefusedRefreshOfAnEndedSessionSignsNobodyOut(kind: Kind) async throws {
         struct InvalidGrant: Error {}

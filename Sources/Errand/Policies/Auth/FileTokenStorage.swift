@@ -60,8 +60,14 @@ public final class FileTokenStorage: TokenStorage, LedgerKeepingTokenStorage {
     /// - Returns: Whether the file held `expected` and was changed.
     /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be read or changed.
     public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+        try await replace(expected, with: replacement, inSession: nil)
+    }
+
+    func replace(_ expected: TokenPair, with replacement: TokenPair?, inSession generation: UInt64?)
+        async throws -> Bool
+    {
         try file.withPair { current in
-            guard current == expected else { return false }
+            guard current == expected, isIn(session: generation) else { return false }
             // A refresh continues the session; a clear ends it.
             try file.change(to: replacement, newSession: replacement == nil)
             return true

@@ -35,8 +35,14 @@ public final class InMemoryTokenStorage: TokenStorage, LedgerKeepingTokenStorage
     ///   - replacement: The new pair, or `nil` to remove it.
     /// - Returns: Whether the storage held `expected` and was changed.
     public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+        try await replace(expected, with: replacement, inSession: nil)
+    }
+
+    func replace(_ expected: TokenPair, with replacement: TokenPair?, inSession generation: UInt64?)
+        async throws -> Bool
+    {
         tokens.withLock { tokens in
-            guard tokens == expected else { return false }
+            guard tokens == expected, isIn(session: generation) else { return false }
             tokens = replacement
             // A refresh continues the session; a clear ends it.
             if replacement == nil { ledger.advance() } else { ledger.touch() }

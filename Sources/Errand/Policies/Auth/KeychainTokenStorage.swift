@@ -52,8 +52,14 @@
         ///   - replacement: The new pair, or `nil` to delete the item.
         /// - Returns: Whether the item held `expected` and was changed.
         public func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws -> Bool {
+            try await replace(expected, with: replacement, inSession: nil)
+        }
+
+        func replace(_ expected: TokenPair, with replacement: TokenPair?, inSession generation: UInt64?)
+            async throws -> Bool
+        {
             try lock.withLock {
-                guard try readItem() == expected else { return false }
+                guard isIn(session: generation), try readItem() == expected else { return false }
                 if let replacement {
                     try writeItem(replacement)
                     ledger.touch()

@@ -142,11 +142,24 @@ package final class TokenLedger: Sendable {
     }
 
     /// Replaces `expected` with `replacement` (`nil` clears), only if the storage still holds
-    /// `expected`; whether it did.
-    func replace(_ expected: TokenPair, with replacement: TokenPair?, in storage: any TokenStorage)
-        async throws -> Bool
-    {
-        let replaced = try await serialized { try await storage.replace(expected, with: replacement) }
+    /// `expected` in session `generation`; whether it did.
+    ///
+    /// The session is compared as well as the pair: an account switch that goes back to a
+    /// saved pair (A, B, then A again) starts a new session, which a refresh of the first one
+    /// must neither renew nor end.
+    func replace(
+        _ expected: TokenPair, with replacement: TokenPair?, inSession generation: UInt64,
+        in storage: any TokenStorage
+    ) async throws -> Bool {
+        let replaced = try await serialized { () async throws -> Bool in
+            if let keeping = storage as? any LedgerKeepingTokenStorage {
+                return try await keeping.replace(expected, with: replacement, inSession: generation)
+            }
+            // A storage of the app's own: the library's sign-ins and sign-outs advance the
+            // generation before they wait for this section, so it cannot move unseen here.
+            guard self.generation == generation else { return false }
+            return try await storage.replace(expected, with: replacement)
+        }
         if replaced, !countsItsOwnChanges {
             if replacement == nil { advance() } else { touch() }
         }
@@ -295,4 +308,18 @@ package final class TokenLedger: Sendable {
 protocol LedgerKeepingTokenStorage: TokenStorage {
     /// The storage's ledger.
     var ledger: TokenLedger { get }
+
+    /// Replaces `expected` with `replacement` (`nil` clears) only while the storage holds
+    /// `expected` in session `generation` (any session for `nil`), checked and changed under
+    /// the lock that guards the pair; whether it did.
+    func replace(_ expected: TokenPair, with replacement: TokenPair?, inSession generation: UInt64?)
+        async throws -> Bool
+}
+
+extension LedgerKeepingTokenStorage {
+    /// Whether the storage is in session `generation`; every session matches `nil`. Called
+    /// under the storage's lock, where its generation cannot move.
+    func isIn(session generation: UInt64?) -> Bool {
+        generation.map { $0 == ledger.generation } ?? true
+    }
 }

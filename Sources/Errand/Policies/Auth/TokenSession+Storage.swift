@@ -10,11 +10,13 @@ extension TokenSession {
         }
     }
 
-    /// Replaces `expected` with `replacement` (`nil` clears) if the storage still holds it;
-    /// whether it did. A storage failure becomes a `tokenStorage` error.
-    func replace(_ expected: TokenPair, with replacement: TokenPair?) async throws(NetworkError) -> Bool {
+    /// Replaces `expected` with `replacement` (`nil` clears) if the storage still holds it in
+    /// session `generation`; whether it did. A storage failure becomes a `tokenStorage` error.
+    func replace(_ expected: TokenPair, with replacement: TokenPair?, in generation: UInt64)
+        async throws(NetworkError) -> Bool
+    {
         do {
-            return try await ledger.replace(expected, with: replacement, in: storage)
+            return try await ledger.replace(expected, with: replacement, inSession: generation, in: storage)
         } catch {
             throw Self.storageError(error, doing: "written", request: nil)
         }

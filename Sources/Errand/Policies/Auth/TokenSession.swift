@@ -180,8 +180,9 @@ final class TokenSession: Sendable {
             }
             try await endSession(current, in: generation, "the token refresh failed: \(error)", cause: error)
         }
-        // Stored only over the pair it renewed: a sign-out or sign-in meanwhile wins.
-        guard try await replace(current, with: renewed) else { throw Self.sessionEnded(nil) }
+        // Stored only over the pair it renewed, in the session it renewed: a sign-out or
+        // sign-in meanwhile wins, even one that stored the same pair again.
+        guard try await replace(current, with: renewed, in: generation) else { throw Self.sessionEnded(nil) }
         ledger.issued(renewed.accessToken)
         return renewed
     }
@@ -199,7 +200,7 @@ final class TokenSession: Sendable {
         ledger.noteExpired(generation)
         let ended: Bool
         do {
-            ended = try await replace(current, with: nil)
+            ended = try await replace(current, with: nil, in: generation)
         } catch {
             // A storage that cannot be cleared still ends the session it holds.
             ended = ledger.generation == generation
