@@ -95,6 +95,46 @@ import Testing
         #expect(try await next.first().get() == "next user's")
     }
 
+    /// The stores of this module, emptied directly (an `alsoClear` made before the cache).
+    enum StoreKind: String, CaseIterable, Sendable {
+        case memory, disk
+
+        func make() -> any CacheStore {
+            switch self {
+            case .memory:
+                return MemoryCacheStore()
+            case .disk:
+                return DiskCacheStore(
+                    directory: FileManager.default.temporaryDirectory
+                        .appendingPathComponent("errand-cache-\(UUID().uuidString)"))
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aMissInFlightAcrossEmptyingTheStoreIsNotStored(kind: StoreKind) async throws {
+        // Given a read on its way to the server
+        let server = HoldingDispatcher()
+        let store = kind.make()
+        let cache = server.caching(store)
+        let probe = CallbackProbe<String>()
+        Request<String>(.get("/me"))
+            .execute(
+                dispatcher: cache, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
+        await waitUntil("the read is sent") { server.openCount == 1 }
+        // When the store itself is emptied before the answer comes
+        store.removeAll()
+        server.answerOldest(headers: ["Cache-Control": "max-age=60"]) { _ in "old user's" }
+        // Then the caller has it, and the next read goes to the server
+        #expect(try await probe.first().get() == "old user's")
+        let next = CallbackProbe<String>()
+        Request<String>(.get("/me"))
+            .execute(dispatcher: cache, callbackQueue: nil, onSuccess: next.onSuccess, onError: next.onError)
+        await waitUntil("the next read is sent") { server.openCount == 1 }
+        server.answerOldest(headers: ["Cache-Control": "max-age=60"]) { _ in "next user's" }
+        #expect(try await next.first().get() == "next user's")
+    }
+
     @Test func withTheAuthPolicyInsideAnAnswerCachedSignedOutNeverAnswersASignedInUser() async throws {
         // Given a cache outside the auth policy, and an answer stored while signed out
         let server = Self.server(cacheControl: "max-age=60")

@@ -30,3 +30,15 @@ public protocol CacheStore: Sendable {
     /// Removes everything, for example when the signed-in user changes.
     func removeAll()
 }
+
+/// A store of this module, which counts its ``CacheStore/removeAll()`` calls, so that emptying
+/// the store itself voids the misses in flight as ``CachingDispatcher/clear()`` does (an
+/// `alsoClear` made before the cache can reach only the store).
+protocol ClearCountingCacheStore: CacheStore {
+    /// How many times the store was emptied.
+    var clearCount: UInt64 { get }
+
+    /// Stores `responses` under `key` unless the store was emptied since its count was `count`,
+    /// checked and stored under the lock that empties it.
+    func store(_ responses: [CachedResponse], for key: String, ifClearCountIs count: UInt64)
+}

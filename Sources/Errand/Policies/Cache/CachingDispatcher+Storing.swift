@@ -63,11 +63,16 @@ extension CachingDispatcher {
     }
 
     /// Stores `entry` in place of the variant it replaces, keeping the others, unless the cache
-    /// was cleared since `miss` started.
+    /// or its store was cleared since `miss` started.
     func save(_ entry: CachedResponse, among variants: [CachedResponse], for miss: Miss) {
         clears.withLock { clears in
             guard clears == miss.clears else { return }
-            store.store([entry] + variants.filter { !entry.replaces($0) }, for: entry.key)
+            let responses = [entry] + variants.filter { !entry.replaces($0) }
+            if let countingStore, let count = miss.storeClears {
+                countingStore.store(responses, for: entry.key, ifClearCountIs: count)
+            } else {
+                store.store(responses, for: entry.key)
+            }
         }
     }
 

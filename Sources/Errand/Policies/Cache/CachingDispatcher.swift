@@ -35,7 +35,7 @@ import Foundation
 /// request in, so an answer fetched by one user, or while signed out, never answers after a
 /// sign-in, a sign-out or an account switch; entries fetched that way are not reused by a later
 /// launch either. ``clear()`` voids every miss in flight: nothing fetched before it is stored
-/// after it. Interceptors further in that add credentials of their own are not seen: put them
+/// after it; so does emptying a ``MemoryCacheStore`` or a ``DiskCacheStore`` directly. Interceptors further in that add credentials of their own are not seen: put them
 /// outside the cache. On Linux this is the only HTTP cache (FoundationNetworking never
 /// answers from `URLCache`); on Apple platforms it is independent of `URLCache`, which
 /// ``URLSessionDispatcher/defaultConfiguration()`` turns off, so nothing is cached twice.
@@ -58,6 +58,8 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// Counts the calls to ``clear()``; a miss stores its answer only if none came since it
     /// started. Shared by copies, and held while an answer is stored.
     let clears = Locked<UInt64>(0)
+    /// The store, when it counts its own clears: emptying it then voids misses as ``clear()`` does.
+    let countingStore: (any ClearCountingCacheStore)?
 
     /// Creates a caching dispatcher.
     ///
@@ -76,6 +78,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.baseURL = baseURL ?? (base as? URLSessionDispatcher)?.baseURL
         self.keyBase = self.baseURL.map(WireURL.Base.init)
         self.memoryLimit = (store as? MemoryCacheStore)?.byteLimit
+        self.countingStore = store as? any ClearCountingCacheStore
         self.stamper = SessionStamper(below: base)
         self.now = now
     }
@@ -154,6 +157,8 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         let identity: RequestIdentity
         /// The count of ``CachingDispatcher/clear()`` calls when the miss started.
         let clears: UInt64
+        /// The count of the store's own `removeAll()` calls then, for a store that counts them.
+        let storeClears: UInt64?
         let noStore: Bool
         let variants: [CachedResponse]
         let stored: CachedResponse?
@@ -174,6 +179,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         request.noteIdentity()
         let identity = request.identity
         let clears = clears.withLock { $0 }
+        let storeClears = countingStore?.clearCount
         let requestTime = now()
         let variants = store.responses(for: key)
         let stored =
@@ -191,7 +197,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         return .fetch(
             Miss(
                 request: request, conditional: conditional, key: key, identity: identity, clears: clears,
-                noStore: control.noStore,
+                storeClears: storeClears, noStore: control.noStore,
                 variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime))
     }
 

@@ -22,7 +22,7 @@ import Foundation
 /// Write failures (a full disk) leave the response unstored and are otherwise silent: a cache
 /// that cannot keep something is still correct. `Sendable`: its index is behind a lock, and
 /// every file operation happens while holding it.
-public final class DiskCacheStore: CacheStore {
+public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
     private struct Entry {
         var byteCount: Int
         var lastUse: Date
@@ -35,6 +35,8 @@ public final class DiskCacheStore: CacheStore {
     private let now: @Sendable () -> Date
     /// File name to size and last use; `nil` until the folder is first read.
     private let index = Locked<[String: Entry]?>(nil)
+    /// How many times ``removeAll()`` ran; changed and read only under the index's lock.
+    private let clears = Locked<UInt64>(0)
 
     static let fileExtension = "cacheentry"
 
@@ -80,9 +82,20 @@ public final class DiskCacheStore: CacheStore {
     ///   - responses: The responses to keep; an empty list removes the key.
     ///   - key: The cache key.
     public func store(_ responses: [CachedResponse], for key: String) {
+        put(responses, for: key, ifClearCountIs: nil)
+    }
+
+    func store(_ responses: [CachedResponse], for key: String, ifClearCountIs count: UInt64) {
+        put(responses, for: key, ifClearCountIs: count)
+    }
+
+    var clearCount: UInt64 { clears.withLock { $0 } }
+
+    private func put(_ responses: [CachedResponse], for key: String, ifClearCountIs count: UInt64?) {
         let name = Self.fileName(for: key)
         let data = responses.isEmpty ? nil : try? JSONEncoder().encode(File(key: key, responses: responses))
         withIndex { index in
+            if let count, count != clearCount { return }
             let url = directory.appending(path: name)
             // The new file is renamed over the old one: deleting the old one first would leave
             // no file at all if the process died in between.
@@ -114,13 +127,15 @@ public final class DiskCacheStore: CacheStore {
         store([], for: key)
     }
 
-    /// Removes every file of the store (other files in the folder are left alone).
+    /// Removes every file of the store (other files in the folder are left alone); what a
+    /// ``CachingDispatcher``'s misses in flight fetch is not stored.
     public func removeAll() {
         withIndex { index in
             for name in index.keys {
                 try? FileManager.default.removeItem(at: directory.appending(path: name))
             }
             index = [:]
+            clears.withLock { $0 &+= 1 }
         }
     }
 

@@ -5,7 +5,7 @@ import ErrandSync
 /// Reading a key counts as using it. Responses that alone are over the limit are not stored.
 /// Nothing survives the process; use ``DiskCacheStore`` for that. `Sendable`: its state is
 /// behind a lock.
-public final class MemoryCacheStore: CacheStore {
+public final class MemoryCacheStore: CacheStore, ClearCountingCacheStore {
     private struct Slot {
         var responses: [CachedResponse]
         var byteCount: Int
@@ -16,6 +16,7 @@ public final class MemoryCacheStore: CacheStore {
         var slots: [String: Slot] = [:]
         var byteCount = 0
         var clock: UInt64 = 0
+        var clears: UInt64 = 0
 
         mutating func tick() -> UInt64 {
             clock &+= 1
@@ -64,8 +65,19 @@ public final class MemoryCacheStore: CacheStore {
     ///   - responses: The responses to keep; an empty list removes the key.
     ///   - key: The cache key.
     public func store(_ responses: [CachedResponse], for key: String) {
+        put(responses, for: key, ifClearCountIs: nil)
+    }
+
+    func store(_ responses: [CachedResponse], for key: String, ifClearCountIs count: UInt64) {
+        put(responses, for: key, ifClearCountIs: count)
+    }
+
+    var clearCount: UInt64 { state.withLock { $0.clears } }
+
+    private func put(_ responses: [CachedResponse], for key: String, ifClearCountIs count: UInt64?) {
         let size = responses.reduce(0) { $0 + $1.byteCount }
         state.withLock { state in
+            if let count, count != state.clears { return }
             if let old = state.slots.removeValue(forKey: key) { state.byteCount -= old.byteCount }
             guard !responses.isEmpty, size <= byteLimit else { return }
             while state.byteCount + size > byteLimit,
@@ -88,11 +100,12 @@ public final class MemoryCacheStore: CacheStore {
         }
     }
 
-    /// Removes everything.
+    /// Removes everything; what a ``CachingDispatcher``'s misses in flight fetch is not stored.
     public func removeAll() {
         state.withLock { state in
             state.slots = [:]
             state.byteCount = 0
+            state.clears &+= 1
         }
     }
 }
