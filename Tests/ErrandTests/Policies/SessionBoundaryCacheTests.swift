@@ -73,37 +73,16 @@ import Testing
         #expect(try await Self.read(tenantB, as: nil) == "for key-b")
     }
 
-    @Test func aMissInFlightAcrossAClearIsDeliveredButNotStored() async throws {
-        // Given a read on its way to the server
-        let server = HoldingDispatcher()
-        let cache = server.caching(MemoryCacheStore())
-        let probe = CallbackProbe<String>()
-        Request<String>(.get("/me"))
-            .execute(
-                dispatcher: cache, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
-        await waitUntil("the read is sent") { server.openCount == 1 }
-        // When the cache is cleared (a sign-out) before the answer comes
-        cache.clear()
-        server.answerOldest(headers: ["Cache-Control": "max-age=60"]) { _ in "old user's" }
-        // Then the caller has it, and the next read goes to the server
-        #expect(try await probe.first().get() == "old user's")
-        let next = CallbackProbe<String>()
-        Request<String>(.get("/me"))
-            .execute(dispatcher: cache, callbackQueue: nil, onSuccess: next.onSuccess, onError: next.onError)
-        await waitUntil("the next read is sent") { server.openCount == 1 }
-        server.answerOldest(headers: ["Cache-Control": "max-age=60"]) { _ in "next user's" }
-        #expect(try await next.first().get() == "next user's")
-    }
+    /// How a sign-out empties the cache: through the cache, or through one of this module's
+    /// stores directly (an `alsoClear` made before the cache).
+    enum Emptying: String, CaseIterable, Sendable {
+        case cacheClear, memoryStore, diskStore
 
-    /// The stores of this module, emptied directly (an `alsoClear` made before the cache).
-    enum StoreKind: String, CaseIterable, Sendable {
-        case memory, disk
-
-        func make() -> any CacheStore {
+        func makeStore() -> any CacheStore {
             switch self {
-            case .memory:
+            case .cacheClear, .memoryStore:
                 return MemoryCacheStore()
-            case .disk:
+            case .diskStore:
                 return DiskCacheStore(
                     directory: FileManager.default.temporaryDirectory
                         .appendingPathComponent("errand-cache-\(UUID().uuidString)"))
@@ -111,19 +90,19 @@ import Testing
         }
     }
 
-    @Test(arguments: StoreKind.allCases)
-    func aMissInFlightAcrossEmptyingTheStoreIsNotStored(kind: StoreKind) async throws {
+    @Test(arguments: Emptying.allCases)
+    func aMissInFlightAcrossAClearIsDeliveredButNotStored(emptying: Emptying) async throws {
         // Given a read on its way to the server
         let server = HoldingDispatcher()
-        let store = kind.make()
+        let store = emptying.makeStore()
         let cache = server.caching(store)
         let probe = CallbackProbe<String>()
         Request<String>(.get("/me"))
             .execute(
                 dispatcher: cache, callbackQueue: nil, onSuccess: probe.onSuccess, onError: probe.onError)
         await waitUntil("the read is sent") { server.openCount == 1 }
-        // When the store itself is emptied before the answer comes
-        store.removeAll()
+        // When the cache or its store is emptied (a sign-out) before the answer comes
+        if emptying == .cacheClear { cache.clear() } else { store.removeAll() }
         server.answerOldest(headers: ["Cache-Control": "max-age=60"]) { _ in "old user's" }
         // Then the caller has it, and the next read goes to the server
         #expect(try await probe.first().get() == "old user's")
