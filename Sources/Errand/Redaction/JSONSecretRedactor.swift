@@ -20,7 +20,9 @@ package struct JSONSecretRedactor {
             (try? JSONSerialization.data(withJSONObject: [placeholder]))
             .map { Array($0.dropFirst().dropLast()) } ?? Array("\"\"".utf8)
         return withoutActuallyEscaping(isSecret) { isSecret in
-            JSONSecretRedactor(bytes: Array(body), isSecret: isSecret, replacement: literal).walk()
+            let walk = JSONSecretRedactor(bytes: Array(body), isSecret: isSecret, replacement: literal).walk()
+            guard case .end = walk.stop else { return nil }
+            return SecretVocabulary.RedactedBody(data: Data(walk.output), secrets: leaves(of: walk.replaced))
         }
     }
 
@@ -34,13 +36,58 @@ package struct JSONSecretRedactor {
         return false
     }
 
-    private func walk() -> SecretVocabulary.RedactedBody? {
+    /// The values of the keys `isSecret` accepts in JSON text that cannot be read whole, as far
+    /// as it can be read: each secret key's value, and the leaves of one cut short where the
+    /// text ends (`{"password": "S3cr` gives `S3cr`, all that was sent of it).
+    ///
+    /// A body cut short has given up every secret it holds. One that breaks before its end (a
+    /// key without a colon, a stray `}`) has not: what follows the break was not read, so its
+    /// secrets are unknown.
+    ///
+    /// - Returns: The values found, and the offset from which the text was not read; `nil` when
+    ///   it was read to its end.
+    package static func secretsAsFarAsReadable(in body: Data, isSecret: (String) -> Bool) -> (
+        secrets: [String], unreadFrom: Int?
+    ) {
+        withoutActuallyEscaping(isSecret) { isSecret in
+            let redactor = JSONSecretRedactor(bytes: Array(body), isSecret: isSecret, replacement: [])
+            let walk = redactor.walk()
+            var secrets = Self.leaves(of: walk.replaced)
+            if let partial = walk.cutValue { secrets += redactor.leaves(ofCutValueFrom: partial) }
+            guard case .broken(let offset) = walk.stop else { return (secrets, nil) }
+            return (secrets, offset)
+        }
+    }
+
+    /// Why a walk stopped.
+    private enum Stop {
+        /// The text was read to its end, every container closed.
+        case end
+        /// The text ends inside a string or a container: it was cut short.
+        case cutShort
+        /// The text cannot be read from this offset on.
+        case broken(at: Int)
+    }
+
+    /// What a walk read: the redacted text up to where it stopped, and the values it replaced.
+    private struct Walk {
         var output: [UInt8] = []
         var replaced: [Data] = []
+        var stop = Stop.end
+        /// Where a secret key's value starts when the text ends inside it.
+        var cutValue: Int?
+    }
+
+    private func walk() -> Walk {
+        var result = Walk()
         var copied = 0
         var inObject: [Bool] = []
         var expectKey = false
         var index = 0
+        func stop(_ reason: Stop) -> Walk {
+            result.stop = reason
+            return result
+        }
         while index < bytes.count {
             switch bytes[index] {
             case 0x7B:
@@ -52,38 +99,51 @@ package struct JSONSecretRedactor {
                 expectKey = false
                 index += 1
             case 0x7D, 0x5D:
-                guard inObject.popLast() != nil else { return nil }
+                guard inObject.popLast() != nil else { return stop(.broken(at: index)) }
                 expectKey = false
                 index += 1
             case 0x2C:
                 expectKey = inObject.last == true
                 index += 1
             case 0x22 where expectKey:
-                guard let keyEnd = stringEnd(from: index) else { return nil }
+                guard let keyEnd = stringEnd(from: index) else { return stop(.cutShort) }
                 let key = decodedString(bytes[index..<keyEnd])
                 var valueStart = skipWhitespace(from: keyEnd)
-                guard valueStart < bytes.count, bytes[valueStart] == 0x3A else { return nil }
+                guard valueStart < bytes.count else { return stop(.cutShort) }
+                guard bytes[valueStart] == 0x3A else { return stop(.broken(at: index)) }
                 valueStart = skipWhitespace(from: valueStart + 1)
                 expectKey = false
                 guard let key, isSecret(key) else {
                     index = valueStart
                     continue
                 }
-                guard let valueEnd = valueEnd(from: valueStart) else { return nil }
-                output.append(contentsOf: bytes[copied..<valueStart])
-                output.append(contentsOf: replacement)
-                replaced.append(Data(bytes[valueStart..<valueEnd]))
+                guard let valueEnd = valueEnd(from: valueStart) else {
+                    // A value that opens with a closer is broken; any other one ran into the end.
+                    if valueStart < bytes.count, bytes[valueStart] == 0x7D || bytes[valueStart] == 0x5D {
+                        return stop(.broken(at: index))
+                    }
+                    result.cutValue = valueStart < bytes.count ? valueStart : nil
+                    return stop(.cutShort)
+                }
+                result.output.append(contentsOf: bytes[copied..<valueStart])
+                result.output.append(contentsOf: replacement)
+                result.replaced.append(Data(bytes[valueStart..<valueEnd]))
                 copied = valueEnd
                 index = valueEnd
             case 0x22:
-                guard let end = stringEnd(from: index) else { return nil }
+                guard let end = stringEnd(from: index) else { return stop(.cutShort) }
                 index = end
             default:
                 index += 1
             }
         }
-        guard inObject.isEmpty else { return nil }
-        output.append(contentsOf: bytes[copied...])
+        guard inObject.isEmpty else { return stop(.cutShort) }
+        result.output.append(contentsOf: bytes[copied...])
+        return result
+    }
+
+    /// The leaves of each replaced value, as text.
+    private static func leaves(of replaced: [Data]) -> [String] {
         var secrets: [String] = []
         for value in replaced {
             if let parsed = try? JSONSerialization.jsonObject(with: value, options: [.fragmentsAllowed]) {
@@ -92,7 +152,44 @@ package struct JSONSecretRedactor {
                 secrets.append(String(decoding: value, as: UTF8.self))
             }
         }
-        return SecretVocabulary.RedactedBody(data: Data(output), secrets: secrets)
+        return secrets
+    }
+
+    /// The strings and scalars of a value that the text cuts short, keys left out: what was
+    /// sent of it, and so all an echo can repeat.
+    private func leaves(ofCutValueFrom start: Int) -> [String] {
+        var leaves: [String] = []
+        var index = start
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A, 0x20, 0x0A, 0x0D, 0x09:
+                index += 1
+            case 0x22:
+                let end = stringEnd(from: index) ?? bytes.count
+                let isKey = end < bytes.count && bytes[skipWhitespace(from: end)...].first == 0x3A
+                if !isKey, let text = cutString(bytes[index..<end]), !text.isEmpty { leaves.append(text) }
+                index = end
+            default:
+                let end =
+                    bytes[index...].firstIndex {
+                        [0x2C, 0x7D, 0x5D, 0x3A, 0x20, 0x0A, 0x0D, 0x09].contains($0)
+                    }
+                    ?? bytes.count
+                leaves.append(String(decoding: bytes[index..<end], as: UTF8.self))
+                index = end
+            }
+        }
+        return leaves
+    }
+
+    /// The text of a string literal that may lack its closing quote, escapes undone where they
+    /// can be.
+    private func cutString(_ literal: ArraySlice<UInt8>) -> String? {
+        if literal.count > 1, literal.last == 0x22, let text = decodedString(literal) { return text }
+        var open = Array(literal)
+        // A cut `\` or `\u00` escape cannot be undone: it is left out.
+        if let slash = open.lastIndex(of: 0x5C), open.count - slash < 6 { open.removeSubrange(slash...) }
+        return decodedString((open + [0x22])[...]) ?? String(decoding: open.dropFirst(), as: UTF8.self)
     }
 
     /// The leaves of a replaced value, as text: strings, numbers and booleans.
