@@ -76,7 +76,47 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     /// The response's status code, when there was a response.
     public var statusCode: Int? { response?.statusCode }
 
+    /// The code, the request, the response and the cause, for the log.
+    ///
+    /// Secrets are redacted as in ``RequestData/description``, and the request's secret values
+    /// (secret headers, query items, body fields) are hidden wherever the text repeats them: in
+    /// a response URL, an echoing body, or a cause that quotes the URL. Nothing quoted (the
+    /// request, the server's answer, the cause, a path in the message) can start a line or run a
+    /// terminal escape: its control characters are written as escapes (`\r`, `\n`, `\u{1B}`),
+    /// and the lines of a message that has several are indented under the first.
+    public var description: String {
+        let needles = request.map { EchoNeedles(RequestData.descriptionVocabulary.secretValues(of: $0)) }
+        func shown(_ text: String) -> String {
+            EscapedText.line(
+                needles?.hidden(in: text, placeholder: SecretVocabulary.defaultPlaceholder) ?? text)
+        }
+        let hiddenMessage =
+            needles?.hidden(in: message, placeholder: SecretVocabulary.defaultPlaceholder) ?? message
+        var lines = [
+            EscapedText.block(hiddenMessage, indent: "  ", firstIndent: "NetworkError.\(code.rawValue): ")
+        ]
+        if let request { lines.append("  request: " + shown(request.description)) }
+        if let response {
+            lines.append("  response: " + shown(response.description))
+            if code == .unacceptableStatus { lines.append("  body: " + shown(bodySnippet(of: response))) }
+        }
+        if let underlyingError { lines.append("  cause: " + shown("\(underlyingError)")) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The start of the response's body, or why it is not shown: the request's own body could
+    /// not be read to find its secrets, and the answer may repeat them.
+    private func bodySnippet(of response: NetworkResponse) -> String {
+        guard let request, RequestData.descriptionVocabulary.answersMayEchoUnknownSecrets(of: request) else {
+            return response.bodySnippet()
+        }
+        return "(\(response.body.count) bytes, not shown: they may repeat secrets of the request's body, "
+            + "which could not be read to find them)"
+    }
+
     /// A short sentence fit to show a person, without technical detail.
+    ///
+    /// It never quotes the request, the server or the cause, so it needs no escaping.
     public var userMessage: String {
         switch code {
         case .invalidRequest: "The request could not be sent."
@@ -93,25 +133,6 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .pinning: "The connection to the server could not be verified as secure."
         case .responseTooLarge: "The server's answer was too large to load."
         }
-    }
-
-    /// The code, the request, the response and the cause, for the log.
-    ///
-    /// Secrets are redacted as in ``RequestData/description``, and the request's secret values
-    /// (secret headers, query items, body fields) are hidden wherever the text repeats them: in
-    /// a response URL, an echoing body, or a cause that quotes the URL.
-    public var description: String {
-        var lines = ["NetworkError.\(code.rawValue): \(message)"]
-        if let request { lines.append("  request: \(request)") }
-        if let response {
-            lines.append("  response: \(response)")
-            if code == .unacceptableStatus { lines.append("  body: \(response.bodySnippet())") }
-        }
-        if let underlyingError { lines.append("  cause: \(underlyingError)") }
-        let text = lines.joined(separator: "\n")
-        guard let request else { return text }
-        return EchoNeedles(RequestData.descriptionVocabulary.secretValues(of: request)).hidden(
-            in: text, placeholder: SecretVocabulary.defaultPlaceholder)
     }
 
     private static func userMessage(forStatus status: Int) -> String {

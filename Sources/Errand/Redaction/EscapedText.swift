@@ -30,9 +30,13 @@ package enum EscapedText {
     /// - Parameters:
     ///   - text: Text from a caller or a server, such as a body.
     ///   - indent: What starts every line; two spaces under a log entry.
+    ///   - firstIndent: What starts the first line instead, when the text goes on a line that
+    ///     has begun already (an error's message after its code); `indent` when omitted.
     /// - Returns: The lines, joined by `\n`, each starting with `indent`.
-    package static func block(_ text: some StringProtocol, indent: String = "  ") -> String {
-        var result = indent
+    package static func block(
+        _ text: some StringProtocol, indent: String = "  ", firstIndent: String? = nil
+    ) -> String {
+        var result = firstIndent ?? indent
         result.reserveCapacity(text.utf8.count + indent.utf8.count + 8)
         var scalars = text.unicodeScalars.makeIterator()
         var pending = scalars.next()
