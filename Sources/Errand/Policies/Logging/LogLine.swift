@@ -22,7 +22,10 @@ public enum LogLevel: Int, Comparable, Sendable, CaseIterable {
 /// One entry written by the logging policy, with what a sink needs to route it.
 ///
 /// At ``LogLevel/basic`` ``text`` is one line; at higher levels the headers and body follow on
-/// lines of their own, indented by two spaces.
+/// lines of their own, indented by two spaces. Only the first line starts with the entry's
+/// `[errand #N]`, and nothing a caller or a server sends can start a line: control characters
+/// in a path, a method, a header or a body are written as escapes (`\r`, `\n`, `\u{1B}`), and
+/// every line of a multi-line body keeps the indent.
 public struct LogLine: Sendable, Hashable, CustomStringConvertible {
     /// Which moment of a request the entry tells about.
     public enum Event: String, Sendable, Hashable {
@@ -30,7 +33,8 @@ public struct LogLine: Sendable, Hashable, CustomStringConvertible {
         case request
         /// A response arrived.
         case response
-        /// The request failed with a `NetworkError`.
+        /// The request failed with a `NetworkError`, or was refused as invalid before it was
+        /// sent (its only entry, `[errand #3] refused GET /x: …`).
         case failure
     }
 

@@ -17,6 +17,15 @@ import Foundation
 /// requests and in responses alike. At ``LogLevel/headers`` and ``LogLevel/body``, a value hidden
 /// in the request is hidden wherever the lines repeat it, in any spelling of ``SecretSpelling``:
 /// a server that echoes the request puts it under names that are not secret.
+///
+/// Nothing a caller or a server sends can start a line: each entry's first line starts with its
+/// `[errand #N]`, every other line with two spaces, and control characters in a path, a method,
+/// a header or a body are written as escapes (`\r`, `\n`, `\u{1B}`). A request that
+/// ``RequestData/validate()`` refuses is not sent; its one entry says so:
+///
+/// ```
+/// [errand #13] refused GET /x: The value of header "X-Note" cannot be sent: it holds LF (\n) …
+/// ```
 public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the logged requests.
     public let base: any NetworkDispatcher
@@ -64,7 +73,13 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
         guard level > .none else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
-        let started = logStart(of: request)
+        let started: Started
+        do throws(NetworkError) {
+            started = try logStart(of: request)
+        } catch {
+            onError(error)
+            return FinishedCancellable()
+        }
         return base.dispatch(
             request: request,
             onSuccess: { [self] response in
@@ -81,7 +96,7 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// Logs the request, awaits the base dispatcher, logs the response or the error.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard level > .none else { return try await base.sendInline(request) }
-        let started = logStart(of: request)
+        let started = try logStart(of: request)
         do {
             let response = try await base.sendInline(request)
             logSuccess(response, of: request, started: started)
@@ -92,21 +107,33 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
         }
     }
 
-    /// A request on its way: its number, when it left on the policy's clock, and its secret
-    /// values' spellings, to hide in its answer.
+    /// A request on its way: its number, when it left on the policy's clock, and what of it to
+    /// hide in its answer.
     private struct Started {
         let id: Int
         let at: Duration
-        let echoes: EchoNeedles?
+        let echoes: LogFormatter.Echoes
     }
 
-    /// Numbers `request`, writes its line, and notes the time.
-    private func logStart(of request: RequestData) -> Started {
+    /// Numbers `request`, checks it as every transport does, writes its line, and notes the time.
+    ///
+    /// A request that cannot be sent gets one entry, a `.failure` that says it was refused, and
+    /// never a request line: logged as sent, it would claim a request that no server saw.
+    ///
+    /// - Throws: The `invalidRequest` error of ``RequestData/validate()``, once it is logged.
+    private func logStart(of request: RequestData) throws(NetworkError) -> Started {
         let id = counter.withLock { count in
             count += 1
             return count
         }
         let echoes = formatter.echoes(of: request)
+        do throws(NetworkError) {
+            try request.requireValid()
+        } catch {
+            let text = formatter.refusalText(error, request: request, id: id, hiding: echoes)
+            sink.log(LogLine(requestID: id, level: level, event: .failure, text: text))
+            throw error
+        }
         let text = formatter.requestText(request, id: id, hiding: echoes)
         sink.log(LogLine(requestID: id, level: level, event: .request, text: text))
         return Started(id: id, at: clock.elapsed(), echoes: echoes)
