@@ -11,6 +11,7 @@ enum FuzzTarget: String, CaseIterable {
     case multipart
     case redaction
     case cache
+    case logLines = "log-lines"
 
     /// Feeds `input` to the target's code path; any crash is a finding.
     func run(_ input: FuzzInput) {
@@ -20,6 +21,7 @@ enum FuzzTarget: String, CaseIterable {
         case .multipart: MultipartFuzz.run(input)
         case .redaction: RedactionFuzz.run(input)
         case .cache: CacheHeadersFuzz.run(input)
+        case .logLines: LogLinesFuzz.run(input)
         }
     }
 }
