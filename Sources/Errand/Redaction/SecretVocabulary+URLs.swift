@@ -19,7 +19,7 @@ extension SecretVocabulary {
     ///     result is still a URL; as it is, for people to read, otherwise.
     /// - Returns: The text with its credentials replaced, or `text` itself when it has none:
     ///   `https://<redacted>@host/a?key=<redacted>`.
-    func redactingQuery(ofURL text: String, escapingPlaceholder: Bool = false) -> String {
+    package func redactingQuery(ofURL text: String, escapingPlaceholder: Bool = false) -> String {
         guard !isEmpty else { return text }
         let replacement = escapingPlaceholder ? PercentEncoding.escape(placeholder) : placeholder
         var result = text
@@ -41,7 +41,7 @@ extension SecretVocabulary {
     ///   - text: A path or a URL as written.
     ///   - escapingPlaceholder: Whether the placeholder goes in percent-encoded.
     /// - Returns: `https://<redacted>@host/…`, or `text` itself when it has no user info.
-    func redactingUserInfo(ofURL text: String, escapingPlaceholder: Bool = false) -> String {
+    package func redactingUserInfo(ofURL text: String, escapingPlaceholder: Bool = false) -> String {
         guard hidesUserInfo, let range = Self.userInfo(inURL: text) else { return text }
         let replacement = escapingPlaceholder ? PercentEncoding.escape(placeholder) : placeholder
         guard text[range] != replacement else { return text }
