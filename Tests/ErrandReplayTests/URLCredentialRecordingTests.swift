@@ -120,6 +120,22 @@ import Testing
         #expect(read.log.entries.first?.response.finalURL == entry.response.finalURL)
     }
 
+    @Test func aReplayedFailureNamesTheRecordedURLWithoutItsCredentials() throws {
+        // Given a recorded failure from an export that kept the URL in clear
+        let entry = HAR.Entry(
+            startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
+            request: HAR.Request(method: "GET", url: Self.absolute + "?key=AIza-KEY-66"),
+            response: HAR.Response(status: 0, error: "net::ERR_CONNECTION_RESET"))
+        // When it is replayed, Then its message names the URL with neither secret
+        guard case .failure(let error) = Recording(entry: entry).replay(for: .get(Self.absolute)) else {
+            Issue.record("a failure was recorded")
+            return
+        }
+        #expect(!error.message.contains(Self.password))
+        #expect(!error.message.contains("AIza-KEY-66"))
+        #expect(error.message.contains("GET https://<redacted>@api.example.com/users/42?key=<redacted>"))
+    }
+
     @Test func aCassetteHidesUserInfoKeyAndEveryEchoAndStillReplays() async throws {
         let files = try CassetteFolder()
         defer { files.remove() }

@@ -237,8 +237,8 @@ extension Recording {
             return .failure(
                 NetworkError(
                     code: Self.code(ofRecordedError: reason),
-                    message: "Replayed the recorded failure of \(entry.request.method) \(entry.request.url): "
-                        + reason,
+                    message: "Replayed the recorded failure of \(entry.request.method) "
+                        + "\(SecretVocabulary.default.redactingQuery(ofURL: entry.request.url)): \(reason)",
                     request: request))
         }
         let headers = HTTPHeaders(
