@@ -11,7 +11,8 @@ import Testing
     static let absolute = "https://user:S3cretPw9@api.example.com/users/42"
     static let basic = Data("user:S3cretPw9".utf8).base64EncodedString()
     /// A body that echoes the password bare, in the pair, percent-encoded and inside `Basic`.
-    static let echo = #"{"url": "\#(absolute)", "auth": "Basic \#(basic)", "pw": "S3cretPw9", "pair": "user%3AS3cretPw9"}"#
+    static let echo =
+        #"{"url": "\#(absolute)", "auth": "Basic \#(basic)", "pw": "S3cretPw9", "pair": "user%3AS3cretPw9"}"#
 
     /// Answers every request with `body`, from `url`, as a transport does after a redirect.
     struct AnsweringFrom: NetworkDispatcher {
@@ -34,7 +35,8 @@ import Testing
         ) -> any Cancellable {
             onSuccess(
                 NetworkResponse(
-                    statusCode: 200, headers: ["Content-Type": "application/json"], body: Data(body(request).utf8),
+                    statusCode: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(body(request).utf8),
                     url: url, request: request))
             return CancellableAction.none
         }
@@ -53,10 +55,12 @@ import Testing
         // Given a recorder whose base URL carries user info, over a server that echoes the
         // credentials each request was sent with
         let recorder = FlightRecorder(
-            FlightRecorder.Configuration(baseURL: URL(string: "https://base-user:B4sePassw0rd@api.example.com")))
+            FlightRecorder.Configuration(
+                baseURL: URL(string: "https://base-user:B4sePassw0rd@api.example.com")))
         let baseBasic = Data("base-user:B4sePassw0rd".utf8).base64EncodedString()
         let server = AnsweringFrom(url: nil) { request in
-            request.path.hasPrefix("https") ? Self.echo : #"{"auth": "Basic \#(baseBasic)", "pw": "B4sePassw0rd"}"#
+            request.path.hasPrefix("https")
+                ? Self.echo : #"{"auth": "Basic \#(baseBasic)", "pw": "B4sePassw0rd"}"#
         }
         let dispatcher = server.flightRecording(into: recorder)
 
@@ -68,7 +72,8 @@ import Testing
         let urls = recorder.har().log.entries.map(\.request.url)
         #expect(
             urls == [
-                "https://%3Credacted%3E@api.example.com/users/42", "https://%3Credacted%3E@api.example.com/users/43",
+                "https://%3Credacted%3E@api.example.com/users/42",
+                "https://%3Credacted%3E@api.example.com/users/43",
             ])
         let file = try Self.written(recorder)
         for spelling in [Self.password, Self.basic, "B4sePassw0rd", baseBasic] {
@@ -79,8 +84,10 @@ import Testing
     @Test func theURLThatAnsweredIsRecordedRedactedAndItsSecretHiddenWhereQuoted() async throws {
         // Given a server that answered from the URL a redirect led to, and quotes its key
         let final = try #require(URL(string: "https://api.example.com/files/1?api_key=K-FINAL-123456&v=1"))
-        let server = AnsweringFrom(url: final, body: #"{"download": "\#(final.absoluteString)", "k": "K-FINAL-123456"}"#)
-        let recorder = FlightRecorder(FlightRecorder.Configuration(baseURL: URL(string: "https://api.example.com")))
+        let server = AnsweringFrom(
+            url: final, body: #"{"download": "\#(final.absoluteString)", "k": "K-FINAL-123456"}"#)
+        let recorder = FlightRecorder(
+            FlightRecorder.Configuration(baseURL: URL(string: "https://api.example.com")))
 
         // When the request to the first URL is recorded
         _ = try await server.flightRecording(into: recorder).dispatch(.get("/files/latest"))
@@ -110,7 +117,8 @@ import Testing
         let entry = HAR.Entry(
             startedDateTime: Date(timeIntervalSince1970: 1_700_000_000), time: 1,
             request: HAR.Request(method: "GET", url: "https://api.example.com/files/latest"),
-            response: HAR.Response(status: 200, finalURL: "https://cdn.example.com/files/1?api_key=%3Credacted%3E"))
+            response: HAR.Response(
+                status: 200, finalURL: "https://cdn.example.com/files/1?api_key=%3Credacted%3E"))
         // When it is replayed, Then the response names the URL that answered
         let response = try Recording(entry: entry).replay(for: .get("/files/latest")).get()
         #expect(response.url?.absoluteString == "https://cdn.example.com/files/1?api_key=%3Credacted%3E")
@@ -140,14 +148,17 @@ import Testing
         let files = try CassetteFolder()
         defer { files.remove() }
         // Given a recorder whose base URL has user info and a secret query, over an echoing server
-        let base = try #require(URL(string: "https://base-user:B4sePassw0rd@api.example.com/?api_key=BASE-KEY-77"))
+        let base = try #require(
+            URL(string: "https://base-user:B4sePassw0rd@api.example.com/?api_key=BASE-KEY-77"))
         let upstream = AnsweringFrom(url: nil, body: Self.echo)
         let recorder = ReplayDispatcher(
             cassette: files.cassette, baseURL: base, mode: .once, upstream: upstream,
             configuration: testConfiguration())
 
         // When requests with user info, and with a `key` query item, are recorded
-        let requests: [RequestData] = [.get(Self.absolute), RequestData.get("/translate").query("key", "AIza-KEY-55")]
+        let requests: [RequestData] = [
+            .get(Self.absolute), RequestData.get("/translate").query("key", "AIza-KEY-55"),
+        ]
         for request in requests { _ = try await recorder.dispatch(request) }
 
         // Then the file holds no spelling of any of them, and the URLs show placeholders
@@ -174,7 +185,8 @@ import Testing
         let hidden = Data(#"{"echo":"S3cretPw9-and-more"}"#.utf8).base64EncodedString()
         let recorder = ReplayDispatcher(
             cassette: files.cassette, baseURL: nil, mode: .once,
-            upstream: AnsweringFrom(url: nil, body: #"{"blob": "\#(hidden)"}"#), configuration: testConfiguration())
+            upstream: AnsweringFrom(url: nil, body: #"{"blob": "\#(hidden)"}"#),
+            configuration: testConfiguration())
         // When the request is recorded, Then the write is refused and nothing reaches the file
         let error = await #expect(throws: NetworkError.self) {
             try await recorder.dispatch(.get(Self.absolute))

@@ -18,7 +18,8 @@ import Testing
         let command = try request.curlCommand(baseURL: nil)
         // Then no character a terminal acts on is in it, and those arguments are ANSI-C quoted
         let raw = command.unicodeScalars.filter { scalar in
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || [0x2028, 0x202E].contains(scalar.value)
+            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+                || [0x2028, 0x202E].contains(scalar.value)
         }
         #expect(raw.isEmpty, "\(raw.map(\.value))")
         #expect(command.contains(#"-X $'PURGE\x1B[31m'"#))

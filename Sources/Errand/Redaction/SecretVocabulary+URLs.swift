@@ -105,7 +105,8 @@ extension SecretVocabulary {
     }
 
     private static func isSchemeByte(_ byte: UInt8) -> Bool {
-        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+        isLetter(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+            || byte == UInt8(ascii: "+")
             || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }

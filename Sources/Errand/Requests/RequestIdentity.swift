@@ -68,7 +68,8 @@ public struct RequestIdentity: Hashable, Sendable, CustomStringConvertible {
         }
         if let mark = request.path.firstIndex(of: "?") {
             let query = request.path[request.path.index(after: mark)...].prefix { $0 != "#" }
-            for item in PercentEncoding.queryItems(in: String(query)) where vocabulary.matchesQueryItem(item.name) {
+            for item in PercentEncoding.queryItems(in: String(query))
+            where vocabulary.matchesQueryItem(item.name) {
                 pieces.append("query \(SecretVocabulary.normalized(item.name))=\(item.value ?? "")")
             }
         }

@@ -79,7 +79,8 @@ extension FlightRecorder {
     /// and error text of an entry: where an echo may be.
     private static func texts(of entry: HAR.Entry) -> [String] {
         var texts = [
-            entry.request.url, entry.response.redirectURL, entry.response.finalURL ?? "", entry.response.error ?? "",
+            entry.request.url, entry.response.redirectURL, entry.response.finalURL ?? "",
+            entry.response.error ?? "",
         ]
         texts += entry.request.headers.map(\.value) + entry.response.headers.map(\.value)
         texts += entry.request.queryString.map(\.value)
@@ -110,7 +111,9 @@ extension FlightRecorder {
                 in: entry.response.headers[index].value, placeholder: placeholder)
         }
         entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
-        entry.response.finalURL = entry.response.finalURL.map { needles.hidden(in: $0, placeholder: placeholder) }
+        entry.response.finalURL = entry.response.finalURL.map {
+            needles.hidden(in: $0, placeholder: placeholder)
+        }
         entry.response.error = entry.response.error.map { needles.hidden(in: $0, placeholder: placeholder) }
     }
 

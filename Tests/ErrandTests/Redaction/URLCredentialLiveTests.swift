@@ -28,7 +28,8 @@ struct URLCredentialLiveTests {
 
         // When it asks, by a relative and by an absolute path, for pages that echo the request
         let relative = try await dispatcher.dispatch(.get("/anything/relative"))
-        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        let root =
+            base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
         let absolute = try await dispatcher.dispatch(.get(root + "/anything/@me?email=a@b.example"))
 
         // Then URLSession sent the user info as Basic credentials both times
@@ -44,7 +45,8 @@ struct URLCredentialLiveTests {
         for text in texts {
             for spelling in spellings { #expect(!text.contains(spelling), "\(text)") }
         }
-        #expect(sink.texts.contains { $0.contains("→ GET http://<redacted>@") && $0.contains("/anything/@me?") })
+        #expect(
+            sink.texts.contains { $0.contains("→ GET http://<redacted>@") && $0.contains("/anything/@me?") })
     }
 
     @Test func theUnredactedCommandAuthenticatesAsTheDispatcherDoes() async throws {

@@ -15,12 +15,21 @@ import Testing
     /// URLs with user info, hostile ones too, and how a description shows them.
     static let descriptions: [(path: String, shown: String)] = [
         (absolute, "GET \(shown)"),
-        ("https://us%40er:p%3Assword9@api.example.com/a/@me?e=a@b.example", "GET https://<redacted>@api.example.com/a/@me?e=a@b.example"),
+        (
+            "https://us%40er:p%3Assword9@api.example.com/a/@me?e=a@b.example",
+            "GET https://<redacted>@api.example.com/a/@me?e=a@b.example"
+        ),
         ("https://user:@api.example.com/", "GET https://<redacted>@api.example.com/"),
         ("https://TOKEN-abcdef123@api.example.com/", "GET https://<redacted>@api.example.com/"),
         ("http://user:p%zz%4@[::1]:8080/x", "GET http://<redacted>@[::1]:8080/x"),
-        ("https://api.example.com/users/@me?email=a@b.example", "GET https://api.example.com/users/@me?email=a@b.example"),
-        ("https://user:pw@api.example.com/\u{1B}[2J\r\n[errand #9]", "GET https://<redacted>@api.example.com/\\u{1B}[2J\\r\\n[errand #9]"),
+        (
+            "https://api.example.com/users/@me?email=a@b.example",
+            "GET https://api.example.com/users/@me?email=a@b.example"
+        ),
+        (
+            "https://user:pw@api.example.com/\u{1B}[2J\r\n[errand #9]",
+            "GET https://<redacted>@api.example.com/\\u{1B}[2J\\r\\n[errand #9]"
+        ),
     ]
 
     @Test(arguments: descriptions)
@@ -93,8 +102,11 @@ import Testing
             relative == "curl 'https://%3Credacted%3E@api.example.com/v1/users/42?api_key=%3Credacted%3E&v=2"
                 + "&key=%3Credacted%3E'")
         // And unredacted, the command authenticates as the dispatcher would
-        #expect(try RequestData.get(Self.absolute).curlCommand(baseURL: nil, redacted: false).contains(Self.password))
-        #expect(try RequestData.get("/x").curlCommand(baseURL: base, redacted: false).contains("B4sePassw0rd"))
+        #expect(
+            try RequestData.get(Self.absolute).curlCommand(baseURL: nil, redacted: false).contains(
+                Self.password))
+        #expect(
+            try RequestData.get("/x").curlCommand(baseURL: base, redacted: false).contains("B4sePassw0rd"))
     }
 
     @Test func aSecretQueryItemOfTheBaseURLIsRedactedAsOneOfTheRequestsOwn() throws {

@@ -36,17 +36,20 @@ import Testing
     @Test func theWholeUserInfoIsReplacedAndEverythingElseKept() {
         let vocabulary = SecretVocabulary.default
         // Given URLs with user info, an `@` elsewhere, and a secret query item
-        let url = "https://us%40er:p%3Assword9@[2001:db8::1]:8443/users/@me?email=a@b.example&key=K-123456#f@x"
+        let url =
+            "https://us%40er:p%3Assword9@[2001:db8::1]:8443/users/@me?email=a@b.example&key=K-123456#f@x"
         // When redacted for people and for a URL
         let shown = vocabulary.redactingQuery(ofURL: url)
         let escaped = vocabulary.redactingQuery(ofURL: url, escapingPlaceholder: true)
         // Then the user info and the key are gone, every other byte is where it was
-        #expect(shown == "https://<redacted>@[2001:db8::1]:8443/users/@me?email=a@b.example&key=<redacted>#f@x")
+        #expect(
+            shown == "https://<redacted>@[2001:db8::1]:8443/users/@me?email=a@b.example&key=<redacted>#f@x")
         #expect(escaped.hasPrefix("https://%3Credacted%3E@[2001:db8::1]:8443/users/@me?"))
         #expect(URL(string: escaped)?.host?.contains("2001:db8::1") == true)
         // And a URL already redacted, or without user info, is returned as it is
         #expect(vocabulary.redactingQuery(ofURL: escaped, escapingPlaceholder: true) == escaped)
-        #expect(vocabulary.redactingQuery(ofURL: "https://api.example.com/@me") == "https://api.example.com/@me")
+        #expect(
+            vocabulary.redactingQuery(ofURL: "https://api.example.com/@me") == "https://api.example.com/@me")
     }
 
     @Test func userInfoIsHiddenWhereverAuthorizationIs() {

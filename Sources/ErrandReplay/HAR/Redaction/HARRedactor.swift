@@ -191,7 +191,9 @@ struct HARRedactor {
     mutating func redact(url: String) -> String {
         guard rules.redaction.isEnabled else { return url }
         var result = url
-        if rules.hidesUserInfo, let range = SecretVocabulary.userInfo(inURL: url), url[range] != encodedPlaceholder {
+        if rules.hidesUserInfo, let range = SecretVocabulary.userInfo(inURL: url),
+            url[range] != encodedPlaceholder
+        {
             for value in SecretVocabulary.secretValues(ofUserInfo: url[range]) { _ = replace(value) }
             result.replaceSubrange(range, with: encodedPlaceholder)
         }
