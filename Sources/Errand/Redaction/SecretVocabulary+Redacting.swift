@@ -32,13 +32,15 @@ extension SecretVocabulary {
         return result
     }
 
-    /// Query items or form fields with the values of secret names replaced by the placeholder.
+    /// Query items with the values of secret names replaced by the placeholder: names secret
+    /// everywhere and names secret in queries only (``matchesQueryItem(_:)``, `key` by default).
     ///
     /// - Parameter items: The items, in order.
     /// - Returns: The same items, secret values replaced; an item without a value is kept.
     public func redacted(_ items: [URLQueryItem]) -> [URLQueryItem] {
         items.map { item in
-            item.value != nil && matches(item.name) ? URLQueryItem(name: item.name, value: placeholder) : item
+            item.value != nil && matchesQueryItem(item.name)
+                ? URLQueryItem(name: item.name, value: placeholder) : item
         }
     }
 

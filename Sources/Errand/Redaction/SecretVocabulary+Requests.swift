@@ -1,30 +1,6 @@
 import Foundation
 
 extension SecretVocabulary {
-    /// A path or a URL as written, with the values of secret query items replaced by the
-    /// placeholder; every other byte (the other items, their escapes, the fragment) is kept.
-    ///
-    /// A request's path may carry a query of its own (`/a?token=…`), next to its ``RequestData/query``
-    /// items: descriptions, log lines and cURL commands read both through here and
-    /// ``redactedQueryString(_:)``.
-    ///
-    /// - Parameters:
-    ///   - text: A path such as `/a?token=x&page=2`, or a whole URL.
-    ///   - escapingPlaceholder: Whether the placeholder goes in percent-encoded, so that the
-    ///     result is still a URL; as it is, for people to read, otherwise.
-    /// - Returns: The text with secret query values replaced, or `text` itself when it has none.
-    func redactingQuery(ofURL text: String, escapingPlaceholder: Bool = false) -> String {
-        guard !isEmpty, let mark = text.firstIndex(of: "?") else { return text }
-        let rest = text[text.index(after: mark)...]
-        let end = rest.firstIndex(of: "#") ?? rest.endIndex
-        let query = Self.redactingPieces(
-            of: rest[..<end],
-            replacement: escapingPlaceholder ? PercentEncoding.escape(placeholder) : placeholder,
-            plusIsSpace: true, hides: matches)
-        guard query != rest[..<end] else { return text }
-        return String(text[...mark]) + query + String(rest[end...])
-    }
-
     /// The `name=value` pieces of an escaped query or form body, split at `&`, with the value of
     /// each piece whose decoded name `hides` replaced by `replacement`; every other byte (other
     /// pieces, empty ones, unbalanced escapes) stays as written. Cassettes, flight recordings,
@@ -65,7 +41,8 @@ extension SecretVocabulary {
     }
 
     /// `GET /x?page=2`: the method, the path as written and the query items after it, every
-    /// secret query value (in the path or in the items) shown as the placeholder.
+    /// secret query value (in the path or in the items) and an absolute path's user info shown
+    /// as the placeholder.
     func redactedTarget(of request: RequestData) -> String {
         let path = redactingQuery(ofURL: request.path)
         let query = redactedQueryString(request.query)
@@ -78,8 +55,9 @@ extension SecretVocabulary {
     /// ``EchoNeedles``.
     ///
     /// They are the values of secret headers (and of each cookie in a secret `Cookie`), of
-    /// secret query items in the path and after it, and the secret values of a JSON, form or
-    /// multipart body.
+    /// secret query items in the path and after it, the user info of an absolute path (as
+    /// written, decoded, and as the `Basic` credentials sent for it; see
+    /// ``secretValues(ofUserInfo:)``), and the secret values of a JSON, form or multipart body.
     func secretValues(of request: RequestData) -> Set<String> {
         guard !isEmpty else { return [] }
         var values: Set<String> = []
@@ -96,12 +74,15 @@ extension SecretVocabulary {
                 add(pair[pair.index(after: equals)...].trimmingCharacters(in: .whitespaces))
             }
         }
-        for item in request.query where matches(item.name) { add(item.value) }
+        for item in request.query where matchesQueryItem(item.name) { add(item.value) }
         if let mark = request.path.firstIndex(of: "?") {
             let query = request.path[request.path.index(after: mark)...].prefix { $0 != "#" }
-            for item in PercentEncoding.queryItems(in: String(query)) where matches(item.name) {
+            for item in PercentEncoding.queryItems(in: String(query)) where matchesQueryItem(item.name) {
                 add(item.value)
             }
+        }
+        if hidesUserInfo, let range = Self.userInfo(inURL: request.path) {
+            Self.secretValues(ofUserInfo: request.path[range]).forEach(add)
         }
         if let body = request.body?.data {
             redactedBodyAndSecrets(body, contentType: headers["Content-Type"])?.secrets.forEach(add)

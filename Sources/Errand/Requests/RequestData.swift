@@ -93,25 +93,28 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
         return result
     }
 
-    /// The method and the path with its query, for example `GET /search?q=swift`.
+    /// The method and the path with its query, for example `GET /search?q=swift`, on one line.
     ///
-    /// Values of query items named in ``secretQueryNames`` (``SecretVocabulary/default``'s
-    /// `token`, `api_key`, `password`, … and `key`), in any case and spelling (`accessToken`,
-    /// `ACCESS-TOKEN`), are shown as `<redacted>`, since descriptions end up in logs and errors:
-    /// in ``query`` and in a query written into ``path`` alike.
+    /// Credentials are shown as `<redacted>`, as in every log line, since descriptions end up in
+    /// logs and errors: the values of query items that ``SecretVocabulary/default`` hides
+    /// (`token`, `api_key`, `password`, … and, in queries only, `key`), in any case and spelling
+    /// (`accessToken`, `ACCESS-TOKEN`), in ``query`` and in a query written into ``path`` alike,
+    /// and the user info of an absolute path (`https://<redacted>@host/…`). Control characters
+    /// are shown as escapes (`\r`, `\n`, `\u{1B}`), so a description cannot end a line.
     public var description: String {
-        Self.descriptionVocabulary.redactedTarget(of: self)
+        EscapedText.line(Self.descriptionVocabulary.redactedTarget(of: self))
     }
 
     /// Query item names whose values ``description`` never shows: the names of
-    /// ``SecretVocabulary/default`` and `key`, a name too common in bodies to be secret
-    /// everywhere but one that APIs use for keys in URLs.
+    /// ``SecretVocabulary/default`` and its query-only names (`key`).
     ///
     /// ``description`` matches these in any case and spelling (`apiKey`, `API-KEY`).
-    public static let secretQueryNames: Set<String> = SecretVocabulary.defaultNames.union(["key", "apikey"])
+    public static let secretQueryNames: Set<String> = SecretVocabulary.defaultNames.union(
+        SecretVocabulary.defaultQueryNames)
 
-    /// ``secretQueryNames`` as a vocabulary, normalised once.
-    static let descriptionVocabulary = SecretVocabulary(names: secretQueryNames)
+    /// The vocabulary of descriptions and error messages: ``SecretVocabulary/default``, the one
+    /// that log lines, cURL commands and recordings use unless configured otherwise.
+    static let descriptionVocabulary = SecretVocabulary.default
 
     /// Checks what can be checked before anything is sent.
     ///

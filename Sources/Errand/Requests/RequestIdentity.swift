@@ -6,12 +6,12 @@ import Foundation
 /// identity is delivered to another: a ``CachingDispatcher`` entry answers only requests of the
 /// identity that fetched it, a ``CoalescingDispatcher`` flight is shared only within one identity.
 ///
-/// The credentials are the values of every header, query item (after the path's `?` or in
-/// ``RequestData/query``) and URL user info whose name the secret vocabulary of
-/// ``RequestData/secretQueryNames`` names: `Authorization`, `Proxy-Authorization`, `Cookie`,
-/// `X-API-Key`, `X-Auth-Token`, `access_token`, `key`, … in any spelling. They are kept only as a
-/// SHA-256 digest, so an identity can be stored (a ``DiskCacheStore`` does) without holding a
-/// secret. The session is the one a policy beneath will sign the request in (``RequestData``
+/// The credentials are the user info of an absolute path (`https://user:password@host`, sent as
+/// `Basic` credentials), and the values of every header and query item (after the path's `?` or
+/// in ``RequestData/query``) whose name ``SecretVocabulary/default`` hides, its query-only names
+/// included: `Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `X-Auth-Token`,
+/// `access_token`, `key`, … in any spelling. They are kept only as a SHA-256 digest, so an
+/// identity can be stored (a ``DiskCacheStore`` does) without holding a secret. The session is the one a policy beneath will sign the request in (``RequestData``
 /// carries it once a cache, coalescer, retry or queue in front of an ``AuthenticatingDispatcher``
 /// stamped it): random per sign-in, so it names no user and never matches a later launch.
 ///
@@ -51,35 +51,34 @@ public struct RequestIdentity: Hashable, Sendable, CustomStringConvertible {
         isAnonymous ? "anonymous" : "identity \(String(key.prefix(20)))…"
     }
 
-    private static let vocabulary = RequestData.descriptionVocabulary
+    private static let vocabulary = SecretVocabulary.default
 
     /// The digest of the credentials `request` carries; empty when it carries none.
+    ///
+    /// Headers are read with the query names too (a `Key` header counts): a value counted that
+    /// is no credential costs a shared entry at most, a credential missed would share one.
     private static func credentialDigest(of request: RequestData) -> String {
         var pieces: [String] = []
-        for header in request.headers where vocabulary.matches(header.name) {
+        for header in request.headers where vocabulary.matchesQueryItem(header.name) {
             pieces.append("header \(header.name.lowercased())=\(header.value)")
         }
-        for item in request.query where vocabulary.matches(item.name) {
+        for item in request.query where vocabulary.matchesQueryItem(item.name) {
             pieces.append("query \(SecretVocabulary.normalized(item.name))=\(item.value ?? "")")
         }
         if let mark = request.path.firstIndex(of: "?") {
             let query = request.path[request.path.index(after: mark)...].prefix { $0 != "#" }
-            for item in PercentEncoding.queryItems(in: String(query)) where vocabulary.matches(item.name) {
+            for item in PercentEncoding.queryItems(in: String(query))
+            where vocabulary.matchesQueryItem(item.name) {
                 pieces.append("query \(SecretVocabulary.normalized(item.name))=\(item.value ?? "")")
             }
         }
-        if let userInfo = userInfo(in: request.path) { pieces.append("user \(userInfo)") }
+        // Sent as `Authorization: Basic`, whatever the vocabulary hides.
+        if let userInfo = SecretVocabulary.userInfo(inURL: request.path) {
+            pieces.append("user \(request.path[userInfo])")
+        }
         guard !pieces.isEmpty else { return "" }
         // Each piece with its length first, so that no value can pass for two pieces.
         let text = pieces.sorted().map { "\($0.utf8.count):\($0)" }.joined()
         return CacheSecrets.digest(text)
-    }
-
-    /// The `user:password` of an absolute URL, as written; `nil` when it has none.
-    private static func userInfo(in path: String) -> Substring? {
-        guard let scheme = path.range(of: "://") else { return nil }
-        let authority = path[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return nil }
-        return authority[..<at]
     }
 }

@@ -98,7 +98,9 @@ extension FlightRecorder {
     static func weight(of entry: HAR.Entry) -> Int {
         let request = entry.request
         let response = entry.response
-        var total = 512 + request.url.utf8.count + (response.error?.utf8.count ?? 0)
+        var total =
+            512 + request.url.utf8.count + (response.error?.utf8.count ?? 0)
+            + (response.finalURL?.utf8.count ?? 0)
         for header in request.headers { total += header.name.utf8.count + header.value.utf8.count + 16 }
         for header in response.headers { total += header.name.utf8.count + header.value.utf8.count + 16 }
         total += request.postData?.body?.count ?? 0

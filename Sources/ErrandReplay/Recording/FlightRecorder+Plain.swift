@@ -36,13 +36,16 @@ extension FlightRecorder {
     /// The exchange as a ``PlainExchange`` when the redaction would leave every part of it as it
     /// is; `nil` when anything may need hiding, or when its URL is not one resolved once.
     ///
-    /// Conservative by design: a query, a header the redaction hides or reads (cookies,
-    /// `Authorization`, `Location`, …), a body that is not JSON, or a JSON body in which
-    /// ``JSONKeyProbe`` cannot rule out a secret key, each sends the exchange the eager way.
+    /// Conservative by design: a query or a user info, an answer from another URL than the
+    /// request's, a header the redaction hides or reads (cookies, `Authorization`, `Location`,
+    /// …), a body that is not JSON, or a JSON body in which ``JSONKeyProbe`` cannot rule out a
+    /// secret key, each sends the exchange the eager way.
     func plainExchange(
         _ request: RequestData, response: NetworkResponse, startedDateTime: Date, duration: Duration
     ) -> PlainExchange? {
         guard let url = resolvedURLs.url(of: request) else { return nil }
+        // An answer from another URL (a redirect's) is recorded, and redacted, the eager way.
+        if let answered = response.url, answered.absoluteString != url { return nil }
         if configuration.redaction.isEnabled {
             let headers = request.effectiveHeaders
             for field in headers where !freshRedactor.leavesHeader(named: field.name) { return nil }

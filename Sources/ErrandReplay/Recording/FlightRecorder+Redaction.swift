@@ -75,9 +75,13 @@ extension FlightRecorder {
         hideEchoes(needles, inBodiesOf: &entry, secrets: secrets)
     }
 
-    /// The URLs, header and cookie values, and error text of an entry: where an echo may be.
+    /// The URLs (the request's, a redirect's, the one that answered), header and cookie values,
+    /// and error text of an entry: where an echo may be.
     private static func texts(of entry: HAR.Entry) -> [String] {
-        var texts = [entry.request.url, entry.response.redirectURL, entry.response.error ?? ""]
+        var texts = [
+            entry.request.url, entry.response.redirectURL, entry.response.finalURL ?? "",
+            entry.response.error ?? "",
+        ]
         texts += entry.request.headers.map(\.value) + entry.response.headers.map(\.value)
         texts += entry.request.queryString.map(\.value)
         texts += entry.request.cookies.map(\.value) + entry.response.cookies.map(\.value)
@@ -107,6 +111,9 @@ extension FlightRecorder {
                 in: entry.response.headers[index].value, placeholder: placeholder)
         }
         entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
+        entry.response.finalURL = entry.response.finalURL.map {
+            needles.hidden(in: $0, placeholder: placeholder)
+        }
         entry.response.error = entry.response.error.map { needles.hidden(in: $0, placeholder: placeholder) }
     }
 

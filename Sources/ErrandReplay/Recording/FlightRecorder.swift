@@ -19,8 +19,10 @@ import Foundation
 /// Nothing is kept in clear: each exchange is redacted with the configuration's
 /// ``HAR/Redaction`` (the shared `SecretVocabulary` by default) before it is stored, and a value
 /// it hid that the same exchange echoes elsewhere (a token quoted in a response body) is hidden
-/// there too, or the body is dropped with a note when it cannot be. A failed request is kept
-/// with status `0` and its error's code and message in `_error`.
+/// there too, or the body is dropped with a note when it cannot be. A URL's user info is hidden
+/// whole, and the URL that answered, when a redirect made it another than the request's
+/// (`NetworkResponse.url`), is kept in the response's `_finalURL`, redacted like the request's.
+/// A failed request is kept with status `0` and its error's code and message in `_error`.
 ///
 /// Keeping costs a check of the places the redaction looks, on the thread that ends the
 /// exchange: an exchange with nothing to hide (no secret header, no query, JSON bodies in which

@@ -16,7 +16,8 @@ import Foundation
 ///
 /// What is kept: the method, the absolute URL, the headers the request carries (those the
 /// transport adds on its own, such as `User-Agent`, are not known here), the body with its
-/// content type and, for a form, its fields; the response's status, headers and body, decoded.
+/// content type and, for a form, its fields; the response's status, headers and body, decoded,
+/// and the URL that answered when a redirect made it another (`_finalURL`).
 /// A body that arrived compressed is stored decoded, so `Content-Encoding` is dropped and
 /// `Content-Length` set to the stored length. A transport failure or a timeout is kept as
 /// status `0` with the error's code and message in `_error`, and replays as the same code.
@@ -64,13 +65,17 @@ public struct Recording: Sendable, Equatable {
         duration: Duration
     ) -> HAR.Entry {
         let milliseconds = Self.milliseconds(duration)
+        // The URL that answered, kept only when a redirect made it another than the request's.
+        let answered = response.url?.absoluteString
+        let finalURL = answered == harRequest.url ? nil : answered
         let harResponse = HAR.Response(
             status: response.statusCode,
             statusText: HTTPReason.phrase(for: response.statusCode),
             cookies: response.headers.values(for: "Set-Cookie").compactMap(RecordedCookies.setCookie),
             headers: response.headers.map { HAR.Header(name: $0.name, value: $0.value) },
             content: HAR.Content(body: response.body, mimeType: response.headers["Content-Type"] ?? ""),
-            redirectURL: response.headers["Location"] ?? ""
+            redirectURL: response.headers["Location"] ?? "",
+            finalURL: finalURL
         )
         return HAR.Entry(
             startedDateTime: startedDateTime, time: milliseconds, request: harRequest,
@@ -218,7 +223,8 @@ extension Recording {
     ///
     /// A response comes back with the recorded status, the headers without HTTP/2
     /// pseudo-headers, the stored body (empty when the exporter saved none) and the recorded
-    /// URL. A failure comes back as a `NetworkError` with the recorded code: Errand writes
+    /// URL that answered (`_finalURL`, after a redirect), else the request's recorded URL; both
+    /// as the cassette holds them, credentials redacted. A failure comes back as a `NetworkError` with the recorded code: Errand writes
     /// `transport: …` or `timedOut: …`; for other tools' text, one that speaks of a timeout is
     /// `timedOut`, Chrome's `net::ERR_ABORTED` is `cancelled`, and anything else `transport`.
     ///
@@ -231,8 +237,8 @@ extension Recording {
             return .failure(
                 NetworkError(
                     code: Self.code(ofRecordedError: reason),
-                    message: "Replayed the recorded failure of \(entry.request.method) \(entry.request.url): "
-                        + reason,
+                    message: "Replayed the recorded failure of \(entry.request.method) "
+                        + "\(SecretVocabulary.default.redactingQuery(ofURL: entry.request.url)): \(reason)",
                     request: request))
         }
         let headers = HTTPHeaders(
@@ -240,7 +246,7 @@ extension Recording {
         return .success(
             NetworkResponse(
                 statusCode: response.status, headers: headers, body: response.body ?? Data(),
-                url: URL(string: entry.request.url), request: request))
+                url: URL(string: response.finalURL ?? entry.request.url), request: request))
     }
 
     /// The error code a recorded `_error` text stands for.

@@ -2,12 +2,20 @@ import Foundation
 
 extension RequestData {
     /// A `curl` command line that sends this request as a dispatcher with `baseURL` would: the
-    /// same method, URL, headers and body bytes, ready to paste into `sh`, `bash` or `zsh`.
+    /// same method, URL, headers and body bytes, ready to paste into `bash` or `zsh` (or any POSIX
+    /// `sh`, for a command without control characters).
     ///
-    /// Every argument is quoted for the shell. A body that is UTF-8 text without NUL goes in
-    /// `--data-binary '…'`; any other body is written by `printf '%b'` and piped to
-    /// `--data-binary @-`, so every byte arrives as it is. Form and multipart bodies are the
-    /// bytes Errand sends, with their `Content-Type` (and its boundary).
+    /// Every argument is quoted for the shell: in single quotes, or, when it holds a control
+    /// character (CR, LF, tab, ESC, a C1 control, a bidirectional override…), in ANSI-C quotes
+    /// (`$'…'`, which bash, zsh and ksh read) with each such character written as an escape, so
+    /// that nothing pasted can end the command, run a terminal escape or hide what it does. A
+    /// body that is UTF-8 text without NUL goes in `--data-binary '…'`; any other body is written
+    /// by `printf '%b'` and piped to `--data-binary @-`, so every byte arrives as it is. Form and
+    /// multipart bodies are the bytes Errand sends, with their `Content-Type` (and its boundary).
+    ///
+    /// Redacted, every credential the vocabulary names is replaced wherever the URL has it: in
+    /// the path's query, the query items and the base URL's query, and the user info of the
+    /// path or the base URL (`https://%3Credacted%3E@host/…`), as well as in headers and body.
     ///
     /// ```swift
     /// let command = try request.curlCommand(baseURL: URL(string: "https://api.example.com"))
@@ -26,10 +34,9 @@ extension RequestData {
         baseURL: URL?, redacted: Bool = true, vocabulary: SecretVocabulary = .default
     ) throws -> String {
         let secrets = redacted ? vocabulary : .none
-        var shown = self
-        shown.path = secrets.redactingQuery(ofURL: path, escapingPlaceholder: true)
-        shown.query = secrets.redacted(query)
-        let url = try shown.resolvedURL(relativeTo: baseURL).absoluteString
+        // Redacted once resolved, so that the base URL's query and user info are too.
+        let url = secrets.redactingQuery(
+            ofURL: try resolvedURL(relativeTo: baseURL).absoluteString, escapingPlaceholder: true)
         var arguments = ["curl"]
         switch method {
         case .get where body == nil: break
@@ -61,11 +68,37 @@ extension RequestData {
     }
 }
 
-/// Quoting for POSIX shells (`sh`, `bash`, `zsh`), so any bytes reach a command unchanged.
+/// Quoting for shells (`sh`, `bash`, `zsh`), so any bytes reach a command unchanged and no
+/// byte pasted into a terminal acts on it.
 enum ShellQuoting {
-    /// `text` as one shell word: in single quotes, each `'` written as `'\''`.
+    /// `text` as one shell word: in single quotes, each `'` written as `'\''`; in ANSI-C quotes
+    /// when it holds a character that must not reach a terminal raw (see ``ansiQuoted(_:)``).
     static func quoted(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+        if text.unicodeScalars.contains(where: EscapedText.needsEscape) { return ansiQuoted(text) }
+        return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
+    }
+
+    /// `text` as `$'…'`: `\` and `'` escaped, CR, LF and tab as `\r`, `\n`, `\t`, and every
+    /// other character that ``EscapedText`` escapes as the `\xHH` escapes of its UTF-8 bytes,
+    /// which the shell turns back into those bytes whatever the locale.
+    static func ansiQuoted(_ text: String) -> String {
+        var output = "$'"
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": output += #"\\"#
+            case "'": output += #"\'"#
+            case "\n": output += #"\n"#
+            case "\r": output += #"\r"#
+            case "\t": output += #"\t"#
+            default:
+                guard EscapedText.needsEscape(scalar) else {
+                    output.unicodeScalars.append(scalar)
+                    continue
+                }
+                for byte in String(scalar).utf8 { output += "\\x" + PercentEncoding.hex(byte) }
+            }
+        }
+        return output + "'"
     }
 
     /// Whether `data` can be written inside single quotes: text without NUL, which no command

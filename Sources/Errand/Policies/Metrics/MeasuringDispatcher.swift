@@ -84,7 +84,7 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
     private func startedMetric(for request: RequestData) -> RequestMetric {
         RequestMetric(
             method: request.method, path: RequestMetric.pathWithoutQuery(request.path),
-            template: template(request), start: now(), duration: .zero,
+            template: template(request).map(RequestMetric.withoutUserInfo), start: now(), duration: .zero,
             bytesSent: request.body?.data?.count ?? 0)
     }
 

@@ -10,7 +10,8 @@ public struct RequestMetric: Hashable, Sendable {
     /// The HTTP method.
     public var method: HTTPMethod
     /// The request's path (or absolute URL) without its query or fragment, so query values
-    /// (which may be credentials) never reach a sink.
+    /// (which may be credentials) never reach a sink; an absolute URL's user info is shown as
+    /// `<redacted>` (`https://<redacted>@host/users/42`).
     public var path: String
     /// The route the request belongs to, for grouping: what the measuring policy's `template`
     /// closure named, else ``path``. By default numeric and UUID path segments read `{id}`, so
@@ -83,7 +84,7 @@ public struct RequestMetric: Hashable, Sendable {
 
     /// The request's path without its query, its numeric and UUID segments written `{id}`:
     /// `/users/42/orders?page=2` gives `/users/{id}/orders`. The measuring policy's default
-    /// template.
+    /// template. An absolute URL's user info is shown as `<redacted>`.
     ///
     /// - Parameter request: The request to name.
     /// - Returns: The route template.
@@ -98,12 +99,17 @@ public struct RequestMetric: Hashable, Sendable {
         .joined(separator: "/")
     }
 
-    /// `path` up to its query or fragment.
+    /// `path` up to its query or fragment, its user info (a credential) redacted.
     static func pathWithoutQuery(_ path: String) -> String {
         // On the bytes: `Character` iteration is slow, and this runs for every request.
-        guard let cut = path.utf8.firstIndex(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") })
-        else { return path }
-        return String(path[..<cut])
+        let cut = path.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        return withoutUserInfo(cut.map { String(path[..<$0]) } ?? path)
+    }
+
+    /// `text` with the user info of a URL in it shown as the placeholder, as everywhere a URL
+    /// is shown: a template a closure made from the request's path is no place for it either.
+    static func withoutUserInfo(_ text: String) -> String {
+        SecretVocabulary.default.redactingUserInfo(ofURL: text)
     }
 
     /// Whether a segment of `path` is all ASCII digits or 36 bytes long (a UUID's length): what

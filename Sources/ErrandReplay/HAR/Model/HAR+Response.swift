@@ -33,6 +33,10 @@ extension HAR {
         public var comment: String?
         /// Why the request failed, for a failure (`_error` in the file); `nil` otherwise.
         public var error: String?
+        /// The URL that answered, when it is not the request's (the last one of the redirects
+        /// the transport followed): `_finalURL` in the file, a custom field, which HAR allows and
+        /// other tools ignore; `nil` otherwise.
+        public var finalURL: String?
 
         /// Creates a response record.
         ///
@@ -48,6 +52,7 @@ extension HAR {
         ///   - bodySize: The body size in bytes; `nil` takes the length of the body.
         ///   - comment: A free comment.
         ///   - error: Why the request failed, for a failure.
+        ///   - finalURL: The URL that answered, when it is not the request's.
         public init(
             status: Int,
             statusText: String = "",
@@ -59,7 +64,8 @@ extension HAR {
             headersSize: Int = -1,
             bodySize: Int? = nil,
             comment: String? = nil,
-            error: String? = nil
+            error: String? = nil,
+            finalURL: String? = nil
         ) {
             self.status = status
             self.statusText = statusText
@@ -72,6 +78,7 @@ extension HAR {
             self.bodySize = bodySize ?? content.body?.count ?? 0
             self.comment = comment
             self.error = error
+            self.finalURL = finalURL
         }
 
         /// The response body as decoded bytes, or `nil` when the exporter saved no body.
@@ -109,6 +116,7 @@ extension HAR.Response: HARDecodable {
         case status, statusText, httpVersion, cookies, headers, content, redirectURL
         case headersSize, bodySize, comment
         case error = "_error"
+        case finalURL = "_finalURL"
     }
 
     init(harFrom decoder: any Decoder) throws {
@@ -135,6 +143,7 @@ extension HAR.Response: HARDecodable {
         self.bodySize = container.harLenientInteger(forKey: .bodySize) ?? -1
         self.comment = container.harLenientString(forKey: .comment)
         self.error = container.harLenientString(forKey: .error)
+        self.finalURL = container.harLenientString(forKey: .finalURL)
         self = HARContentHeaders.corrected(self)
     }
 }
@@ -154,6 +163,7 @@ extension HAR.Response: HAREncodable {
         object.add("bodySize", .integer(bodySize))
         object.add("comment", ifPresent: comment)
         object.add("_error", ifPresent: error)
+        object.add("_finalURL", ifPresent: finalURL)
         return object.json
     }
 }

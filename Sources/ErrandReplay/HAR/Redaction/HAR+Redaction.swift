@@ -12,9 +12,15 @@ extension HAR {
     ///
     /// - Headers (``headerNames``), request and response. When `Cookie` is secret, the
     ///   request's HAR `cookies` values are replaced too; when `Set-Cookie` is, the response's.
-    /// - Query items (``queryItemNames``) in the request URL, in the `queryString` list, and in
-    ///   URLs carried by `redirectURL` and the `Location`, `Content-Location`, `Referer` and
-    ///   `:path` headers. In a URL the placeholder is percent-encoded (`%3Credacted%3E`).
+    /// - Query items (``queryItemNames``, and the vocabulary's query-only names such as `key`)
+    ///   in the request URL, in the `queryString` list, and in URLs carried by `redirectURL`,
+    ///   the URL that finally answered (`_finalURL`), and the `Location`, `Content-Location`,
+    ///   `Referer` and `:path` headers. In a URL the placeholder is percent-encoded
+    ///   (`%3Credacted%3E`).
+    /// - The user info of those URLs (`https://user:password@host`), whole, when
+    ///   `Authorization` is hidden (``hidesUserInfo``): URLSession sends it as `Basic`
+    ///   credentials. The user, the password and those credentials are searched for like any
+    ///   other value replaced.
     /// - Body keys (``bodyKeys``): keys at any depth of a JSON body (request or response, told
     ///   by a MIME type ending in `json`; the whole value is replaced, even an object), fields
     ///   of an `application/x-www-form-urlencoded` request body and its `params`, and fields of a
@@ -128,9 +134,19 @@ extension HAR {
         /// Whether a query item's value is hidden.
         ///
         /// - Parameter name: The query item name, in any spelling.
-        /// - Returns: `true` when the vocabulary or ``queryItemNames`` names it.
+        /// - Returns: `true` when the vocabulary (its names or its query-only names, see
+        ///   `SecretVocabulary.matchesQueryItem(_:)`) or ``queryItemNames`` names it.
         public func hidesQueryItem(_ name: String) -> Bool {
-            hides(name, extra: normalizedQueryItemNames)
+            guard !(normalizedQueryItemNames.isEmpty && vocabulary.isEmpty) else { return false }
+            let key = SecretVocabulary.normalized(name)
+            return vocabulary.normalizedNames.contains(key) || vocabulary.normalizedQueryNames.contains(key)
+                || normalizedQueryItemNames.contains(key)
+        }
+
+        /// Whether the user info of a URL (`https://user:password@host`) is hidden, whole: when
+        /// `Authorization` is, since URLSession sends the user info as `Basic` credentials.
+        public var hidesUserInfo: Bool {
+            hidesHeader("Authorization")
         }
 
         /// Whether a JSON key's or form field's value is hidden.

@@ -21,6 +21,8 @@ struct HARRedactor {
         let hidesCookies: Bool
         /// Whether response cookies are hidden: decided once, not per response.
         let hidesSetCookies: Bool
+        /// Whether the user info of URLs is hidden: decided once, not per URL.
+        let hidesUserInfo: Bool
         /// Common header names, as servers and clients spell them, that this redaction leaves as
         /// they are: found by one exact lookup instead of a normalised one.
         let plainHeaderNames: Set<String>
@@ -36,6 +38,7 @@ struct HARRedactor {
                 })
             hidesCookies = redaction.hidesHeader("Cookie")
             hidesSetCookies = redaction.hidesHeader("Set-Cookie")
+            hidesUserInfo = redaction.hidesUserInfo
         }
     }
 
@@ -113,7 +116,8 @@ struct HARRedactor {
         }
     }
 
-    /// A response with its secret headers, cookies, redirect query items and body keys replaced.
+    /// A response with its secret headers, cookies, the credentials of its redirect and final
+    /// URLs, and body keys replaced.
     mutating func redact(_ response: HAR.Response) -> HAR.Response {
         var result = response
         redact(&result)
@@ -127,6 +131,7 @@ struct HARRedactor {
             result.cookies = redact(cookies: result.cookies)
         }
         result.redirectURL = redact(url: result.redirectURL)
+        result.finalURL = result.finalURL.map { redact(url: $0) }
         let original = result.content.body
         result.content.body = original.map { redact(body: $0, mimeType: result.content.mimeType) }
         if let original, let redacted = result.content.body,
@@ -180,14 +185,23 @@ struct HARRedactor {
         return placeholder
     }
 
-    /// A URL with the values of secret query items replaced; everything else byte for byte.
+    /// A URL with its user info and the values of secret query items replaced; everything else
+    /// byte for byte. The user info's values (see `SecretVocabulary.secretValues(ofUserInfo:)`)
+    /// are noted for the scan, so an echo of the password is found too.
     mutating func redact(url: String) -> String {
         guard rules.redaction.isEnabled else { return url }
-        let parts = HARURLQuery.parts(of: url)
-        guard let query = parts.query else { return url }
+        var result = url
+        if rules.hidesUserInfo, let range = SecretVocabulary.userInfo(inURL: url),
+            url[range] != encodedPlaceholder
+        {
+            for value in SecretVocabulary.secretValues(ofUserInfo: url[range]) { _ = replace(value) }
+            result.replaceSubrange(range, with: encodedPlaceholder)
+        }
+        let parts = HARURLQuery.parts(of: result)
+        guard let query = parts.query else { return result }
         let redactedQuery = redact(
             urlEncoded: query, hides: rules.redaction.hidesQueryItem, plusIsSpace: false)
-        guard redactedQuery != query else { return url }
+        guard redactedQuery != query else { return result }
         return String(parts.base) + "?" + redactedQuery + (parts.fragment.map { "#" + $0 } ?? "")
     }
 
