@@ -396,6 +396,18 @@ def encoded(conn: socket.socket, req: Request) -> None:
     send_simple(conn, req, 200, body, content_type=f"text/plain; charset={label}")
 
 
+HOSTILE_HEADER = "\x1b]8;;https://evil.example\x1b\\click\x1b]8;;\x1b\\\x1b]0;pwned\x07"
+FORGED_ENTRY = "[errand #999] \u2190 200 GET /admin 1.0 ms 0 B"
+
+
+def hostile_headers(conn: socket.socket, req: Request) -> None:
+    # Terminal escapes (OSC 8, OSC 0) in a header value and forged log entries in the body.
+    body = f"ok\n{FORGED_ENTRY}\r\n\x1b[2J{HOSTILE_HEADER}".encode()
+    send_simple(
+        conn, req, 200, body, content_type="text/plain; charset=utf-8", extra=[("X-Evil", HOSTILE_HEADER)]
+    )
+
+
 ROUTES = {
     "/silence": silence,
     "/drip": drip,
@@ -408,6 +420,7 @@ ROUTES = {
     "/json": json_status,
     "/invalid-utf8": invalid_utf8,
     "/encoded": encoded,
+    "/hostile-headers": hostile_headers,
     "/reset-before": reset_before,
     "/close": close_at_once,
     "/endless-headers": endless_headers,

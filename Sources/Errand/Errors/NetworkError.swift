@@ -76,6 +76,27 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
     /// The response's status code, when there was a response.
     public var statusCode: Int? { response?.statusCode }
 
+    /// A short sentence fit to show a person, without technical detail.
+    ///
+    /// It never quotes the request, the server or the cause, so it needs no escaping.
+    public var userMessage: String {
+        switch code {
+        case .invalidRequest: "The request could not be sent."
+        case .transport: "Could not reach the server. Check your connection and try again."
+        case .timedOut: "The server took too long to respond. Try again."
+        case .cancelled: "The request was cancelled."
+        case .unacceptableStatus: Self.userMessage(forStatus: response?.statusCode ?? 0)
+        case .decoding: "The server's answer could not be read."
+        case .sessionExpired: "Your session has expired. Please sign in again."
+        case .sessionEnded: "You were signed out before this finished."
+        case .unmatchedRequest: "No saved response matches this request."
+        case .cassette: "Saved responses could not be read or written."
+        case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
+        case .pinning: "The connection to the server could not be verified as secure."
+        case .responseTooLarge: "The server's answer was too large to load."
+        }
+    }
+
     /// The code, the request, the response and the cause, for the log.
     ///
     /// Secrets are redacted as in ``RequestData/description``, and the request's secret values
@@ -112,27 +133,6 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         }
         return "(\(response.body.count) bytes, not shown: they may repeat secrets of the request's body, "
             + "which could not be read to find them)"
-    }
-
-    /// A short sentence fit to show a person, without technical detail.
-    ///
-    /// It never quotes the request, the server or the cause, so it needs no escaping.
-    public var userMessage: String {
-        switch code {
-        case .invalidRequest: "The request could not be sent."
-        case .transport: "Could not reach the server. Check your connection and try again."
-        case .timedOut: "The server took too long to respond. Try again."
-        case .cancelled: "The request was cancelled."
-        case .unacceptableStatus: Self.userMessage(forStatus: response?.statusCode ?? 0)
-        case .decoding: "The server's answer could not be read."
-        case .sessionExpired: "Your session has expired. Please sign in again."
-        case .sessionEnded: "You were signed out before this finished."
-        case .unmatchedRequest: "No saved response matches this request."
-        case .cassette: "Saved responses could not be read or written."
-        case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
-        case .pinning: "The connection to the server could not be verified as secure."
-        case .responseTooLarge: "The server's answer was too large to load."
-        }
     }
 
     private static func userMessage(forStatus status: Int) -> String {

@@ -108,7 +108,8 @@ extension RequestData {
         }
     }
 
-    /// `text` in quotes with control characters escaped, so a message never holds a raw CR LF.
+    /// `text` in quotes with control characters escaped as ``EscapedText`` escapes them (and a
+    /// quote or a backslash too), so a message never holds a raw CR LF, ESC or bidi override.
     static func shown(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -120,7 +121,7 @@ extension RequestData {
             case "\"": result += "\\\""
             case "\\": result += "\\\\"
             default:
-                if scalar.value < 0x20 || (scalar.value >= 0x7F && scalar.value < 0xA0) {
+                if EscapedText.needsEscape(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)

@@ -69,4 +69,16 @@ import Testing
         // Then it is logged as sent and answered, under the next number
         #expect(sink.texts.dropFirst() == ["[errand #2] → GET /ok", "[errand #2] ← 204 GET /ok 0.0 ms 0 B"])
     }
+
+    @Test func aRefusalQuotesSeparatorsAndBidiOverridesAsEscapes() throws {
+        // Given a method holding a line separator and a right-to-left override
+        let request = RequestData(path: "/x", method: HTTPMethod(rawValue: "GET\u{2028}\u{202E}"))
+
+        // When it is checked
+        let error = try #require(throws: NetworkError.self) { try request.validate() }
+
+        // Then the message quotes it with both escaped, as every log line would
+        #expect(error.message.contains(#"The method "GET\u{2028}\u{202E}""#))
+        #expect(!error.message.unicodeScalars.contains(where: EscapedText.needsEscape))
+    }
 }
