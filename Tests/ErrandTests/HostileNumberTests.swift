@@ -41,6 +41,30 @@ import Testing
         #expect(message.contains(window == 60 ? "within 60 s" : "in a row"), "\(message)")
     }
 
+    #if os(Linux) || os(macOS)
+        @Test func anEndlessRefreshWindowLeavesTheProcessRunning() async {
+            // Given the case as reported: a limit of 2 refreshes within .infinity, in a process of
+            // its own (at 8971c84 it exits on a signal: "Double value cannot be converted to Int")
+            await #expect(processExitsWith: .success) {
+                let server = InMemoryDispatcher()
+                server.stub(.get, "/me", response: .status(401))
+                let dispatcher = server.authenticating(
+                    storage: InMemoryTokenStorage(TokenPair(accessToken: "t0")),
+                    refresh: { _ in TokenPair(accessToken: UUID().uuidString) },
+                    maximumRefreshes: 2, within: .infinity)
+
+                // When the limit is reached, Then the session ends with an error, not the process
+                for _ in 0..<2 { _ = try? await dispatcher.dispatch(.get("/me")) }
+                do {
+                    _ = try await dispatcher.dispatch(.get("/me"))
+                } catch let error as NetworkError where error.code == .sessionExpired {
+                    return
+                } catch {}
+                exit(1)
+            }
+        }
+    #endif
+
     @Test(arguments: [
         (
             RetryPolicy.Backoff(base: .zero, multiplier: .infinity, maximum: .seconds(30), jitter: .none), 2,
