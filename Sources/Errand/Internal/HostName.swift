@@ -100,6 +100,8 @@ package struct HostName: Hashable, Sendable, CustomStringConvertible {
 
     /// `host` as UTS #46 maps it before splitting: NFKC, dots unified, lower case, NFC.
     private static func mapped(_ host: String) -> String {
+        // Most hosts, and every host Foundation hands over, are ASCII: lower case is all they need.
+        if host.utf8.allSatisfy({ $0 < 0x80 }) { return host.lowercased() }
         var folded = String.UnicodeScalarView()
         for scalar in host.precomposedStringWithCompatibilityMapping.unicodeScalars {
             if labelDots.contains(scalar) {
