@@ -109,6 +109,25 @@ import Testing
         #expect(model.state == .idle)
     }
 
+    @Test func aDebounceTooLongForTheClockWaitsUntilTheQueryChanges() async {
+        // Given a search debounced by Int64.max seconds on the continuous clock (which stopped
+        // the process at 8971c84: a deadline past what its Int64 seconds hold)
+        let clock = WatchedClock()
+        let model = SearchViewModel(dispatcher: dispatcher, debounce: .seconds(Int64.max), clock: clock) {
+            text in
+            Request<[Item]>(.get("/search").query("q", text))
+        }
+
+        // When a query waits out the debounce, and is then deleted
+        model.query = "swift"
+        await clock.waitForSleeps()
+        model.query = ""
+
+        // Then nothing was sent, and the search is idle
+        #expect(dispatcher.receivedRequests.isEmpty)
+        #expect(model.state == .idle)
+    }
+
     @Test func aFailedSearchKeepsThePreviousResults() async {
         // Given results for one query and a failure for the next
         dispatcher.stub(.get, "/search?q=ok", response: .json([Item].ids(1)))

@@ -52,6 +52,54 @@
             #expect(listener.requestLines.isEmpty)
         }
 
+        @Test(arguments: ["bücher.example", "BÜCHER.example.", "xn--bcher-kva.example"])
+        func aRequestToAPinnedUnicodeHostIsRefusedWhateverTheSpelling(pinned: String) async throws {
+            // Given pins for bücher.example, written one way
+            let dispatcher = URLSessionDispatcher(pinning: try PublicKeyPins([pinned: Self.pins]))
+
+            for url in [
+                "https://bücher.example/", "https://xn--bcher-kva.example/", "https://BÜCHER.example./",
+            ] {
+                // When a request goes there, spelled another way
+                let error = await #expect(throws: NetworkError.self, "\(url)") {
+                    try await dispatcher.dispatch(.get(url))
+                }
+
+                // Then it is refused before any connection, not sent unpinned
+                #expect(error?.code == .pinning, "\(url)")
+            }
+        }
+
+        @Test(arguments: ["[::1]", "::1", "[0:0::1]"])
+        func aRequestToAPinnedIPv6LiteralIsRefused(pinned: String) async throws {
+            // Given pins for the IPv6 loopback address
+            let dispatcher = URLSessionDispatcher(pinning: try PublicKeyPins([pinned: Self.pins]))
+
+            // When a request goes there, Then it is refused with `pinning`, naming the address
+            let error = await #expect(throws: NetworkError.self) {
+                try await dispatcher.dispatch(.get("http://[0:0:0:0:0:0:0:1]:9/pinned"))
+            }
+            #expect(error?.code == .pinning)
+            #expect(error?.message.contains("0:0:0:0:0:0:0:1") == true)
+        }
+
+        @Test(arguments: ["127.1", "2130706433", "0x7f.0.0.1"])
+        func anotherSpellingOfAPinnedAddressDoesNotReachIt(spelling: String) async throws {
+            // Given a listener on 127.0.0.1, pinned under that address
+            let listener = try CountingListener()
+            defer { listener.stop() }
+            let dispatcher = URLSessionDispatcher(pinning: try PublicKeyPins(["127.0.0.1": Self.pins]))
+
+            // When a request names the address another way a resolver reads
+            let error = await #expect(throws: NetworkError.self) {
+                try await dispatcher.dispatch(.get("http://\(spelling):\(listener.port)/pinned"))
+            }
+
+            // Then it is refused, and nothing reached the listener
+            #expect(error?.code == .pinning)
+            #expect(listener.requestLines.isEmpty)
+        }
+
         @Test(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
         func aRedirectToAPinnedHostIsRefusedNotFollowed() async throws {
             // Given httpbin (unpinned, on 127.0.0.1) and a listener pinned as "localhost"

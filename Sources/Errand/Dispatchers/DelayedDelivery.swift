@@ -16,7 +16,7 @@ final class DelayedDelivery: Cancellable {
     ) -> DelayedDelivery {
         let delivery = DelayedDelivery(deliver: deliver, onCancel: onCancel)
         let task = Task {
-            try? await clock.sleep(for: delay)
+            try? await clock.sleep(for: delay.clampedToLongest)
             delivery.take()?.deliver()
         }
         delivery.waiter.withLock { $0 = task }

@@ -111,7 +111,7 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
         return work.start { [weak self] generation in
             if delay > .zero {
                 do {
-                    try await clock.sleep(for: delay)
+                    try await clock.sleep(for: delay.clampedToLongest)
                 } catch {
                     return  // a newer keystroke cancelled the wait
                 }

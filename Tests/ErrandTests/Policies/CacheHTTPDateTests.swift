@@ -41,4 +41,19 @@ import Testing
             #expect(HTTPDate.parse(text) == nil, "\(text)")
         }
     }
+
+    @Test func writesAndPlacesDatesFromAnyClockWithoutStopping() {
+        // Given dates an injected clock may give: NaN, infinite, far beyond the calendar
+        // (each stopped the process at 8971c84)
+        // Then they are written as the nearest date of years 1 to 9999, NaN as the epoch
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: .nan)) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: .infinity)) == "Fri, 31 Dec 9999 23:59:59 GMT")
+        #expect(HTTPDate.format(Date(timeIntervalSince1970: -1e300)) == "Mon, 01 Jan 0001 00:00:00 GMT")
+        // And a two-digit year is still placed in a century
+        for seconds in [Double.nan, .infinity, -.infinity, 1e300] {
+            #expect(
+                HTTPDate.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: Date(timeIntervalSince1970: seconds))
+                    != nil)
+        }
+    }
 }

@@ -23,7 +23,8 @@ extension NetworkDispatcher {
     ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
     ///   - maximumRefreshes: How many refreshes whose tokens the server refuses again are
     ///     allowed within `window` seconds before the session ends.
-    ///   - window: The window for `maximumRefreshes`, in seconds.
+    ///   - window: The window for `maximumRefreshes`, in seconds; `.infinity` counts every such
+    ///     refresh, and so does a window that is not a positive number (zero, negative, NaN).
     ///   - now: The wall-clock time, for expiry.
     /// - Returns: The authenticating dispatcher.
     public func authenticating(
@@ -52,7 +53,8 @@ extension NetworkDispatcher {
     ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
     ///   - maximumRefreshes: How many refreshes whose tokens the server refuses again are
     ///     allowed within `window` seconds before the session ends.
-    ///   - window: The window for `maximumRefreshes`, in seconds.
+    ///   - window: The window for `maximumRefreshes`, in seconds; `.infinity` counts every such
+    ///     refresh, and so does a window that is not a positive number (zero, negative, NaN).
     ///   - now: The wall-clock time, for expiry.
     /// - Returns: The authenticating dispatcher.
     public func authenticating(
@@ -77,7 +79,8 @@ extension NetworkDispatcher {
     ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
     ///   - maximumRefreshes: How many refreshes whose tokens the server refuses again are
     ///     allowed within `window` seconds before the session ends.
-    ///   - window: The window for `maximumRefreshes`, in seconds.
+    ///   - window: The window for `maximumRefreshes`, in seconds; `.infinity` counts every such
+    ///     refresh, and so does a window that is not a positive number (zero, negative, NaN).
     ///   - now: The wall-clock time, for expiry.
     /// - Returns: The authenticating dispatcher.
     public func authenticating(

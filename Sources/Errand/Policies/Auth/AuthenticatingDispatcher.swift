@@ -63,7 +63,8 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
     ///   - leeway: How long before expiry a token is refreshed ahead of time, in seconds.
     ///   - maximumRefreshes: How many refreshes whose tokens the server refuses again are
     ///     allowed within `window` seconds before the session ends.
-    ///   - window: The window for `maximumRefreshes`, in seconds.
+    ///   - window: The window for `maximumRefreshes`, in seconds; `.infinity` counts every such
+    ///     refresh, and so does a window that is not a positive number (zero, negative, NaN).
     ///   - now: The wall-clock time, for expiry; inject it in tests.
     public init(
         base: any NetworkDispatcher, storage: any TokenStorage, refresher: any TokenRefresher,

@@ -49,7 +49,8 @@ public struct OAuthTokenResponse: Decodable, Hashable, Sendable, CustomStringCon
         scope = try container.decodeIfPresent(String.self, forKey: Key("scope"))
         let lifetime = Self.key(container, "expires_in", "expiresIn")
         if let text = try? container.decodeIfPresent(String.self, forKey: lifetime) {
-            guard let seconds = TimeInterval(text) else {
+            // "inf" and "nan" read as numbers, but name no lifetime.
+            guard let seconds = TimeInterval(text), seconds.isFinite else {
                 throw DecodingError.dataCorruptedError(
                     forKey: lifetime, in: container,
                     debugDescription: "\"\(text)\" is not a number of seconds")

@@ -26,20 +26,28 @@ public struct TokenPair: Codable, Hashable, Sendable, CustomStringConvertible {
     /// - Parameters:
     ///   - accessToken: The bearer token.
     ///   - refreshToken: The token that renews it, if any.
-    ///   - expiresIn: How many seconds from `now` the access token works; `nil` when unknown.
+    ///   - expiresIn: How many seconds from `now` the access token works; `nil` (or NaN) when
+    ///     unknown. A lifetime that ends past `Date.distantFuture` (`.infinity` too) ends there,
+    ///     and one that ended before `Date.distantPast` ended there, so the pair can be stored.
     ///   - now: The time the answer arrived; the current time by default.
     public init(
         accessToken: String, refreshToken: String? = nil, expiresIn: TimeInterval?, now: Date = Date()
     ) {
-        self.init(
-            accessToken: accessToken, refreshToken: refreshToken,
-            expiresAt: expiresIn.map { now.addingTimeInterval($0) })
+        let expiry = expiresIn.flatMap { seconds -> Date? in
+            guard !seconds.isNaN else { return nil }
+            let latest = Date.distantFuture.timeIntervalSince(now)
+            let earliest = Date.distantPast.timeIntervalSince(now)
+            return now.addingTimeInterval(min(max(seconds, earliest), latest))
+        }
+        self.init(accessToken: accessToken, refreshToken: refreshToken, expiresAt: expiry)
     }
 
     /// Describes the pair without revealing the tokens.
     public var description: String {
-        "TokenPair(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
-            + "expires: \(expiresAt.map { "\($0)" } ?? "unknown"))"
+        // Foundation stops the program describing a NaN date.
+        let expiry = expiresAt.map { $0.timeIntervalSinceReferenceDate.isNaN ? "NaN" : "\($0)" }
+        return "TokenPair(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
+            + "expires: \(expiry ?? "unknown"))"
     }
 }
 

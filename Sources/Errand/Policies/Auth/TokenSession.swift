@@ -17,8 +17,25 @@ import Foundation
 final class TokenSession: Sendable {
     /// How many refreshed tokens may be refused within a window before the session ends.
     struct RefreshLimit: Sendable {
-        var count: Int
-        var window: TimeInterval
+        /// At least 1.
+        let count: Int
+        /// In seconds, positive; `.infinity` counts every refusal.
+        let window: TimeInterval
+
+        /// The limit as configured, made whole: a count below 1 is 1, and a window that is not a
+        /// positive number (zero, negative, NaN) counts every refusal, as `.infinity` does, so
+        /// that the limit still ends a loop.
+        init(count: Int, window: TimeInterval) {
+            self.count = max(1, count)
+            self.window = window > 0 ? window : .infinity
+        }
+
+        /// `within 60 s`, or `in a row` when the window is unlimited or too long to read.
+        var span: String {
+            guard window < 1e15 else { return "in a row" }
+            let whole = Int.saturating(window.rounded(), within: 0...Int.max)
+            return window == window.rounded() ? "within \(whole) s" : "within \(window) s"
+        }
     }
 
     /// Why the current token is being replaced.
@@ -153,7 +170,7 @@ final class TokenSession: Sendable {
         {
             try await endSession(
                 current, in: generation,
-                "\(limit.count) token refreshes within \(Int(limit.window)) s gave tokens that the server "
+                "\(limit.count) token refreshes \(limit.span) gave tokens that the server "
                     + "refused again, so the session ends instead of looping")
         }
         return try await refresh(current, in: generation)

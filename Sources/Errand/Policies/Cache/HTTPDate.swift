@@ -131,14 +131,18 @@ enum HTTPDate {
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
-    /// `date` as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`.
+    /// `date` as an IMF-fixdate, such as `Sun, 06 Nov 1994 08:49:37 GMT`; a date beyond the
+    /// years 1 to 9999 is written as the nearest of them, and a NaN one as 1970's first second.
     static func format(_ date: Date) -> String {
-        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        // 0001-01-01 and 9999-12-31T23:59:59, in seconds since 1970.
+        let total = Int.saturating(
+            date.timeIntervalSince1970.rounded(.down), within: -62_135_596_800...253_402_300_799)
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secondsOfDay = total - days * 86_400
         let (year, month, day) = civil(fromDays: days)
         let weekday = weekdays[((days % 7) + 11) % 7]
-        return "\(weekday), \(pad(day)) \(months[month - 1].capitalized) \(year) "
+        let fourDigitYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(weekday), \(pad(day)) \(months[month - 1].capitalized) \(fourDigitYear) "
             + "\(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60)) GMT"
     }
 
@@ -148,7 +152,11 @@ enum HTTPDate {
 
     /// A two-digit year in the century that puts it at most 50 years ahead of `now`.
     private static func fullYear(_ short: Int, now: Date) -> Int {
-        let current = civil(fromDays: Int(now.timeIntervalSince1970 / 86_400)).year
+        // An injected clock may say anything; a day count beyond ±10^9 (2.7 million years) would
+        // overflow the calendar arithmetic.
+        let days = Int.saturating(
+            (now.timeIntervalSince1970 / 86_400).rounded(.down), within: -1_000_000_000...1_000_000_000)
+        let current = civil(fromDays: days).year
         var year = current - current % 100 + short
         if year > current + 50 { year -= 100 }
         return year

@@ -93,7 +93,7 @@ final class SharedFlights: Sendable {
     private func startTimer(
         after seconds: TimeInterval, member: UInt64, of flightID: UInt64, _ request: RequestData
     ) {
-        let deadline = clock.elapsed() + .seconds(max(seconds, 0))
+        let deadline = clock.elapsed() + .saturating(seconds: max(seconds, 0))
         let clock = clock
         let timer = Task { [self] in
             guard (try? await clock.sleepUntil(deadline)) != nil else { return }

@@ -4,7 +4,7 @@ extension NetworkError {
         NetworkError(
             code: .pinning,
             message:
-                "The server for \(host) presented no certificate with a pinned public key "
+                "The server for \(EscapedText.line(host)) presented no certificate with a pinned public key "
                 + "(\(certificates) certificate(s) in its chain); the connection was refused.")
     }
 
@@ -14,7 +14,7 @@ extension NetworkError {
             code: .pinning,
             message:
                 "Public-key pinning is unavailable on this platform (FoundationNetworking offers no "
-                + "server-trust hook), so the request to the pinned host \(host) was refused, not sent.",
+                + "server-trust hook), so the request to the pinned host \(EscapedText.line(host)) was refused, not sent.",
             request: request)
     }
 }

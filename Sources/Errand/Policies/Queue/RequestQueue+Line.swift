@@ -10,11 +10,6 @@ extension RequestQueue {
         return timeout
     }
 
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        let parts = duration.components
-        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
-    }
 }
 
 extension RequestQueue {

@@ -134,7 +134,7 @@ final class RequestQueue: Sendable {
             return waiter.reject(expired(waiter, now: now))
         }
         var request = waiter.request
-        if now > waiter.enqueuedAt { request.timeout = Self.seconds(deadline - now) }
+        if now > waiter.enqueuedAt { request.timeout = (deadline - now).seconds }
         waiter.admit(request)
     }
 
@@ -191,7 +191,7 @@ final class RequestQueue: Sendable {
     }
 
     private func expired(_ waiter: Waiter, now: Duration) -> NetworkError {
-        let waited = Self.seconds(now - waiter.enqueuedAt)
+        let waited = (now - waiter.enqueuedAt).seconds
         let limit = waiter.request.timeout ?? defaultTimeout
         return NetworkError(
             code: .timedOut,

@@ -41,13 +41,19 @@ public struct RetryPolicy: Sendable {
         }
 
         /// The delay before retry number `retry` (1 for the first), given a random number in `0..<1`.
+        ///
+        /// Every value gives a delay, never a trap: a growth that overflows, or that is NaN (a
+        /// zero base times an infinite multiplier), is ``maximum``; a random number outside
+        /// `0...1` is clamped into it (NaN is 0); a retry number below 1 is 1; and no delay is
+        /// longer than some 32 million years, which every clock can wait for.
         public func delay(beforeRetry retry: Int, random: Double) -> Duration {
-            let grown = base.seconds * pow(multiplier, Double(max(0, retry - 1)))
-            let capped = min(grown, maximum.seconds)
+            let grown = base.seconds * pow(multiplier, retry > 1 ? Double(retry - 1) : 0)
+            let capped = grown.isNaN ? maximum.seconds : min(grown, maximum.seconds)
+            let share = random.isNaN ? 0 : min(max(random, 0), 1)
             switch jitter {
-            case .none: return .seconds(capped)
-            case .full: return .seconds(capped * random)
-            case .equal: return .seconds(capped / 2 + capped / 2 * random)
+            case .none: return .saturating(seconds: capped)
+            case .full: return .saturating(seconds: capped * share)
+            case .equal: return .saturating(seconds: capped / 2 + capped / 2 * share)
             }
         }
     }
@@ -144,12 +150,5 @@ public struct RetryEvent: Sendable, CustomStringConvertible {
             }
         return
             "retry \(failedAttempt) of \(request) after \(delay) (\(why)\(fromRetryAfter ? ", Retry-After" : ""))"
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) * 1e-18
     }
 }

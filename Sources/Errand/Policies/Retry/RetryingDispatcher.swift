@@ -93,7 +93,7 @@ public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
     private func wait(for event: RetryEvent) async throws(NetworkError) {
         policy.onRetry?(event)
         do {
-            try await clock.sleep(for: event.delay)
+            try await clock.sleep(for: event.delay.clampedToLongest)
         } catch {
             throw .cancelled(event.request)
         }
