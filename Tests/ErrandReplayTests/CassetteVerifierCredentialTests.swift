@@ -26,8 +26,10 @@ import Testing
     ) async -> VerificationReport {
         live.stub(.get, "/users", response: .data(Data("{}".utf8), contentType: "application/json"))
         let har = HAR(creator: HAR.Creator(name: "test", version: "1"), entries: entries)
-        return await CassetteVerifier(har: har, dispatcher: live, options: CassetteVerifier.Options(configure))
-            .verify()
+        return await CassetteVerifier(
+            har: har, dispatcher: live, options: CassetteVerifier.Options(configure)
+        )
+        .verify()
     }
 
     @Test(arguments: [
@@ -106,7 +108,8 @@ import Testing
         // Given a compared Set-Cookie header whose value changed
         live.stub(
             .get, "/users",
-            response: .data(Data("{}".utf8), contentType: "application/json", headers: ["Set-Cookie": "s=new-value"]))
+            response: .data(
+                Data("{}".utf8), contentType: "application/json", headers: ["Set-Cookie": "s=new-value"]))
         var entry = CassetteVerifierTests.recorded(json: "{}")
         entry.response.headers.append(HAR.Header(name: "Set-Cookie", value: "s=old-value"))
         let har = HAR(creator: HAR.Creator(name: "test", version: "1"), entries: [entry])

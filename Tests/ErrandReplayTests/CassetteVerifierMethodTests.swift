@@ -9,7 +9,8 @@ import Testing
 
     static let methods = ["GET", "HEAD", "OPTIONS", "PUT", "DELETE", "POST", "PATCH", "PURGE", "get"]
 
-    func verify(_ configure: (inout CassetteVerifier.Options) -> Void = { _ in }) async -> VerificationReport {
+    func verify(_ configure: (inout CassetteVerifier.Options) -> Void = { _ in }) async -> VerificationReport
+    {
         for method in Self.methods {
             live.stub(
                 HTTPMethod(rawValue: method), "/items/1",
@@ -19,8 +20,10 @@ import Testing
             CassetteVerifierTests.recorded($0, "https://api.example.com/items/1", json: "{}")
         }
         let har = HAR(creator: HAR.Creator(name: "test", version: "1"), entries: entries)
-        return await CassetteVerifier(har: har, dispatcher: live, options: CassetteVerifier.Options(configure))
-            .verify()
+        return await CassetteVerifier(
+            har: har, dispatcher: live, options: CassetteVerifier.Options(configure)
+        )
+        .verify()
     }
 
     @Test func onlySafeMethodsAreSentByDefault() async {

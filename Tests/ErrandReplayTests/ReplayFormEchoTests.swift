@@ -24,7 +24,8 @@ import Testing
 
     func replay(_ cassette: URL) -> ReplayDispatcher {
         ReplayDispatcher(
-            cassette: cassette, mode: .replayOnly, upstream: ForbiddenUpstream(), configuration: testConfiguration())
+            cassette: cassette, mode: .replayOnly, upstream: ForbiddenUpstream(),
+            configuration: testConfiguration())
     }
 
     @Test func theExportReplaysWhole() async throws {
@@ -60,11 +61,13 @@ import Testing
         let upstream = InMemoryDispatcher()
         upstream.stub(.post, "/api/session/extend", response: .json(["extended": true]))
         let recorder = ReplayDispatcher(
-            cassette: files.cassette, mode: .recordAll, upstream: upstream, configuration: testConfiguration())
+            cassette: files.cassette, mode: .recordAll, upstream: upstream, configuration: testConfiguration()
+        )
         _ = try await recorder.dispatch(Self.extend())
         // When it is sent again, and once more with the next session's token
         let same = try await replay(files.cassette).dispatch(Self.extend())
-        let renewed = try await replay(files.cassette).dispatch(Self.extend(token: "eyJhbGciOiJIUzI1NiJ9.bmV4dA.Zz9x0Qw"))
+        let renewed = try await replay(files.cassette).dispatch(
+            Self.extend(token: "eyJhbGciOiJIUzI1NiJ9.bmV4dA.Zz9x0Qw"))
         // Then both match: a secret's value is never compared
         #expect(same.text == #"{"extended":true}"#)
         #expect(renewed.text == #"{"extended":true}"#)

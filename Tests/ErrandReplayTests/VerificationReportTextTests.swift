@@ -24,14 +24,16 @@ import Testing
             "line\r\n[errand #999] ← 200 GET /admin", "\u{1B}]0;owned\u{07}", "\u{202E}gnp.exe", "nul\u{0}",
             "sep\u{2028}x", "é\u{9B}",
         ]
-        let json = try? JSONSerialization.data(withJSONObject: Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+        let json = try? JSONSerialization.data(
+            withJSONObject: Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
         live.stub(
             .get, "/users",
             response: .data(
                 json ?? Data(), contentType: "application/json", headers: ["X-Version": "2\u{1B}[2J"]))
         var entry = CassetteVerifierTests.recorded(json: "{}")
         entry.response.headers.append(HAR.Header(name: "X-Version", value: "1\r\nentry 9: forged"))
-        let broken = CassetteVerifierTests.recorded("GE\nT", "https://api.example.com/users\u{1B}[2J", json: "{}")
+        let broken = CassetteVerifierTests.recorded(
+            "GE\nT", "https://api.example.com/users\u{1B}[2J", json: "{}")
         let har = HAR(creator: HAR.Creator(name: "test", version: "1"), entries: [entry, broken])
         // When the cassette is verified
         let report = await CassetteVerifier(

@@ -70,7 +70,8 @@ struct VerifyArguments {
                 let text = try value()
                 guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
                     throw UsageError(
-                        message: "--base-url \(EscapedText.line(text)) is not a URL with a scheme and a host.")
+                        message: "--base-url \(EscapedText.line(text)) is not a URL with a scheme and a host."
+                    )
                 }
                 options.baseURL = url
             case "--rewrite":
@@ -85,7 +86,8 @@ struct VerifyArguments {
                 for item in try value().split(separator: ",") {
                     guard let index = Int(item.trimmingCharacters(in: .whitespaces)), index >= 0 else {
                         throw UsageError(
-                            message: "--send-entry takes entry numbers from 0, not \"\(EscapedText.line(item))\".")
+                            message:
+                                "--send-entry takes entry numbers from 0, not \"\(EscapedText.line(item))\".")
                     }
                     options.allowsUnsafeEntries.insert(index)
                 }
@@ -96,13 +98,16 @@ struct VerifyArguments {
                         message: "--set-header takes \"Name: value\", not \"\(EscapedText.line(text))\".")
                 }
                 options.setHeaders.add(
-                    String(text[..<colon]), text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+                    String(text[..<colon]),
+                    text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
             case "--fail-on": failOn = try Self.categories(try value())
             case "--timeout":
                 let text = try value()
                 guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
                     throw UsageError(
-                        message: "--timeout takes a positive number of seconds, not \"\(EscapedText.line(text))\".")
+                        message:
+                            "--timeout takes a positive number of seconds, not \"\(EscapedText.line(text))\"."
+                    )
                 }
                 options.timeout = seconds
             default:
@@ -146,7 +151,8 @@ struct VerifyArguments {
             guard let category = VerificationReport.Category(rawValue: trimmed) else {
                 let known = VerificationReport.Category.allCases.map(\.rawValue).joined(separator: ", ")
                 throw UsageError(
-                    message: "--fail-on: unknown change \"\(EscapedText.line(trimmed))\"; use \(known) or all.")
+                    message:
+                        "--fail-on: unknown change \"\(EscapedText.line(trimmed))\"; use \(known) or all.")
             }
             categories.insert(category)
         }

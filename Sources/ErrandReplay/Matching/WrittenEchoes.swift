@@ -44,7 +44,8 @@ enum WrittenEchoes {
                 // A body the writer would write as base64 cannot show an echo in clear.
                 let written = HARBodyText.encode(body, mimeType: mimeType)
                 if written.encoding == nil {
-                    postData.body = HARBodyText.bytes(ofUnencodedText: hidden(written.text), mimeType: mimeType)
+                    postData.body = HARBodyText.bytes(
+                        ofUnencodedText: hidden(written.text), mimeType: mimeType)
                 }
             }
             postData.params = postData.params.map { param in

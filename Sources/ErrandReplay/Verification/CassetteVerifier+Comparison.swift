@@ -16,7 +16,8 @@ extension CassetteVerifier {
                 // A credential's values are compared, never shown.
                 let secret = options.vocabulary.matches(name)
                 func shown(_ values: [String]) -> String? {
-                    values.isEmpty ? nil : secret ? options.vocabulary.placeholder : values.joined(separator: ", ")
+                    values.isEmpty
+                        ? nil : secret ? options.vocabulary.placeholder : values.joined(separator: ", ")
                 }
                 kinds.append(.headerChanged(name: name, from: shown(before), to: shown(after)))
             }
@@ -61,12 +62,15 @@ extension CassetteVerifier {
         let after = live.removing(ignored)
         return JSONShape.changes(recorded: before, live: after).map { change in
             func name(_ test: (ReplayJSON) -> Bool) -> String {
-                Self.name(change.path ?? after.firstPath(matching: change.pattern[...], where: test) ?? change.pattern)
+                Self.name(
+                    change.path ?? after.firstPath(matching: change.pattern[...], where: test)
+                        ?? change.pattern)
             }
             switch change.kind {
             case .added: return .keyAdded(path: name { _ in true })
             case .missing: return .keyMissing(path: name { _ in true })
-            case .typeChanged(let from, let to): return .typeChanged(path: name { $0.fits(to) }, from: from, to: to)
+            case .typeChanged(let from, let to):
+                return .typeChanged(path: name { $0.fits(to) }, from: from, to: to)
             case .becameNull: return .becameNull(path: name { $0 == .null })
             }
         }

@@ -143,7 +143,8 @@ public struct CassetteVerifier: Sendable {
             if !outgoing.withheld.isEmpty {
                 report.withheld.append(
                     VerificationReport.Withheld(
-                        entry: index, method: request.method.rawValue, url: sent, credentials: outgoing.withheld))
+                        entry: index, method: request.method.rawValue, url: sent,
+                        credentials: outgoing.withheld))
             }
             report.differences += kinds.map {
                 VerificationReport.Difference(

@@ -60,7 +60,8 @@ indirect enum JSONShape: Equatable, Sendable {
             return .array(left.merged(with: right))
         case (.object(let left, let leftRequired), .object(let right, let rightRequired)):
             return .object(
-                left.merging(right) { $0.merged(with: $1) }, required: leftRequired.intersection(rightRequired))
+                left.merging(right) { $0.merged(with: $1) },
+                required: leftRequired.intersection(rightRequired))
         default:
             return type == other.type ? self : .mixed
         }
@@ -117,7 +118,8 @@ indirect enum JSONShape: Equatable, Sendable {
             for key in right.keys.sorted() {
                 guard let liveValue = right[key] else { continue }
                 if let recordedValue = left[key] {
-                    unionChanges(recorded: recordedValue, live: liveValue, path: path + [.key(key)], into: &list)
+                    unionChanges(
+                        recorded: recordedValue, live: liveValue, path: path + [.key(key)], into: &list)
                 } else {
                     list.append(Change(kind: .added, pattern: path + [.key(key)], path: nil))
                 }
@@ -145,16 +147,19 @@ indirect enum JSONShape: Equatable, Sendable {
                 guard let shape = members[key] else { continue }
                 if let value = liveMembers[key] {
                     missingKeys(
-                        recorded: shape, live: value, pattern: pattern + [.key(key)], path: path + [.key(key)],
+                        recorded: shape, live: value, pattern: pattern + [.key(key)],
+                        path: path + [.key(key)],
                         seen: &seen, into: &list)
                 } else if required.contains(key), seen.insert(pattern + [.key(key)]).inserted {
-                    list.append(Change(kind: .missing, pattern: pattern + [.key(key)], path: path + [.key(key)]))
+                    list.append(
+                        Change(kind: .missing, pattern: pattern + [.key(key)], path: path + [.key(key)]))
                 }
             }
         case (.array(let element?), .array(let elements)):
             for (index, value) in elements.enumerated() {
                 missingKeys(
-                    recorded: element, live: value, pattern: pattern + [.anyIndex], path: path + [.index(index)],
+                    recorded: element, live: value, pattern: pattern + [.anyIndex],
+                    path: path + [.index(index)],
                     seen: &seen, into: &list)
             }
         default:

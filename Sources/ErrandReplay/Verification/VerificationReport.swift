@@ -35,7 +35,8 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
     ///   - verified: The entries sent and compared.
     ///   - withheld: The credentials left out of requests to another origin.
     public init(
-        differences: [Difference] = [], skipped: [Skipped] = [], verified: [Int] = [], withheld: [Withheld] = []
+        differences: [Difference] = [], skipped: [Skipped] = [], verified: [Int] = [],
+        withheld: [Withheld] = []
     ) {
         self.differences = differences
         self.skipped = skipped
