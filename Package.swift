@@ -53,7 +53,7 @@ let package = Package(
             name: "Example",
             dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
             path: "Example", exclude: ["Recordings", "Server"]),
-        .testTarget(name: "ExampleTests"),
+        .testTarget(name: "ExampleTests", dependencies: ["ErrandReplay"]),
         // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
         .executableTarget(
             name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandReplay"], path: "Tests/CrashWriter"),

@@ -57,7 +57,7 @@ struct CommandRunner {
         let commands: [Command] = [
             .add(ProductDraft(title: "Errand mug", price: 12.5)),
             .update(id: 1, ProductDraft(title: "iPhone 9 (renewed)", price: 499)),
-            .delete(id: 1), .product(id: 9999), .login(user: "emilys", password: "wrong"),
+            .delete(id: 1), .product(id: 9999), .login(user: DemoAccount.user, password: "wrong"),
         ]
         for command in commands {
             do {

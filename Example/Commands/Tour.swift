@@ -33,7 +33,8 @@ struct Tour {
 
         // The tour's session lives in memory (see `App`), so it leaves a stored login alone.
         let session = app.sessionScreen()
-        let name = try await CommandRunner(app: app).logIn("emilys", "emilyspass", on: session)
+        let name = try await CommandRunner(app: app).logIn(
+            DemoAccount.user, DemoAccount.password, on: session)
         section("login emilys ••••••••", "Logged in as \(name).")
         let tokens = try await session.auth.storage.read()
         let me = try await app.reporting { try await session.me() }

@@ -6,7 +6,7 @@ struct Login: RequestType {
     typealias ResponseType = LoginAnswer
 
     /// What the login screen collects.
-    struct Credentials: Encodable, Sendable {
+    struct Credentials: Codable, Sendable {
         let username: String
         let password: String
     }

@@ -2,11 +2,13 @@ import Errand
 import ErrandReplay
 import Foundation
 
-/// The HAR files the offline environment replays: one for the catalog, one for the session.
+/// The HAR files the offline environment replays: one for the catalog, one for the session,
+/// one for sign-ins with other credentials than the demo account's.
 ///
-/// `--record` writes them from a live server; they are redacted as they are written (tokens,
-/// `Authorization`), and filed under ``NetworkEnvironment/recordedHost`` whatever the server's
-/// address, so a recording made on one port replays everywhere.
+/// `--record` writes them from a live server; they are redacted as they are written with the
+/// whole shared vocabulary (tokens, `Authorization`, passwords), and filed under
+/// ``NetworkEnvironment/recordedHost`` whatever the server's address, so a recording made on
+/// one port replays everywhere.
 struct Recordings: Sendable {
     /// The folder that holds the files.
     let directory: URL
@@ -21,6 +23,8 @@ struct Recordings: Sendable {
     var catalog: URL { directory.appendingPathComponent("catalog.har") }
     /// Login, refresh and `me`.
     var session: URL { directory.appendingPathComponent("session.har") }
+    /// Sign-ins with other credentials than the demo account's, such as a wrong password.
+    var otherSignIns: URL { directory.appendingPathComponent("other-sign-ins.har") }
 
     /// A dispatcher that replays both files, or, given an upstream, re-records them through it.
     func dispatcher(recordingThrough upstream: (any NetworkDispatcher)? = nil) -> RecordingsDispatcher {
@@ -31,28 +35,28 @@ struct Recordings: Sendable {
                 cassette: file, baseURL: NetworkEnvironment.recordedHost, mode: mode, upstream: upstream,
                 configuration: configuration)
         }
-        return RecordingsDispatcher(catalog: replay(catalog), session: replay(session))
+        return RecordingsDispatcher(
+            catalog: replay(catalog), session: replay(session), otherSignIns: replay(otherSignIns))
     }
 
     /// Replay that repeats the last answer (a command may ask twice), with its own mode
     /// variable (a test suite's `ERRAND_REPLAY_MODE` must not turn the example into a recorder).
-    ///
-    /// The demo password stays in the recordings, so that a wrong one does not match the
-    /// recorded sign-in: it is the published demo account's, not a secret. Tokens are redacted.
+    /// Redaction is the default one: a password typed while recording is never written.
     static var configuration: ReplayDispatcher.Configuration {
         ReplayDispatcher.Configuration {
             $0.whenExhausted = .repeatLast
             $0.modeVariable = "ERRAND_EXAMPLE_REPLAY_MODE"
             $0.allowsRecordingOnCI = true
-            $0.redaction.vocabulary.remove("password")
         }
     }
 }
 
-/// Sends `/auth/...` requests to the session recordings and everything else to the catalog's.
+/// Sends `/auth/...` requests to the session recordings (sign-ins with other credentials than
+/// the demo account's to their own) and everything else to the catalog's.
 struct RecordingsDispatcher: NetworkDispatcher {
     let catalog: ReplayDispatcher
     let session: ReplayDispatcher
+    let otherSignIns: ReplayDispatcher
 
     /// Answers from the file that holds the request's part of the API.
     @discardableResult
@@ -61,7 +65,9 @@ struct RecordingsDispatcher: NetworkDispatcher {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        let replay = request.path.hasPrefix("/auth/") ? session : catalog
+        let replay =
+            !request.path.hasPrefix("/auth/")
+            ? catalog : DemoAccount.isOtherSignIn(request) ? otherSignIns : session
         return replay.dispatch(request: request, onSuccess: onSuccess, onError: onError)
     }
 }

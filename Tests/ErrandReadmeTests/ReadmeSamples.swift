@@ -136,7 +136,7 @@ enum ReadmeSamples {
             options: CassetteVerifier.Options {
                 $0.baseURL = URL(string: "https://staging.example.com")  // keeps recorded paths and queries
                 $0.ignoredBodyPaths = ["meta.requestId"]
-                $0.sendsNotIdempotent = [3]  // POST, PATCH… are skipped unless their entry opts in
+                $0.allowsUnsafeEntries = [3]  // only GET, HEAD and OPTIONS are sent unless opted in
             })
         let report = await verifier.verify()
         let breaking = report.isBreaking(for: [.missing, .type])  // see also .differences, .description

@@ -120,8 +120,8 @@ import Testing
                 entry 0: GET https://api.example.com/users
                   ✗ missing key users[0].address.zip
                   + added key v
-                skipped entry 1: POST https://api.example.com/users: not sent: the method may change \
-                the server's state (opt in for this entry to send it)
+                skipped entry 1: POST https://api.example.com/users: not sent: the method is not safe \
+                and may change the server's state (opt in to send it)
                 """)
     }
 

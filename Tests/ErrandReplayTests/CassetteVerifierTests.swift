@@ -77,11 +77,13 @@ import Testing
     }
 
     @Test func arraysCompareTheUnionOfTheirElementsAndNameTheFirstThatShowsTheChange() async {
-        // Given a recording where only the second element had `b`, and a live answer where none has
-        answer(json: #"[{"a":1},{"a":2},{"a":3}]"#)
+        // Given a recording where only the second element had `b`, and a live answer where none
+        // has it and the third has a new `c`
+        answer(json: #"[{"a":1},{"a":2},{"a":3,"c":null}]"#)
         let report = await verify([Self.recorded(json: #"[{"a":1},{"a":2,"b":true}]"#)])
-        // Then `b` is missing, named at the element that had it
-        #expect(report.differences.map(\.kind) == [.keyMissing(path: "[1].b")])
+        // Then `b`, which not every element had, is not missing, and `c` is named at the element
+        // that has it
+        #expect(report.differences.map(\.kind) == [.keyAdded(path: "[2].c")])
     }
 
     @Test func anEmptyArrayOrANullIsNoChangeOfType() async {
@@ -153,11 +155,11 @@ import Testing
         let entries = [Self.recorded("POST", json: #"{"id":1}"#, body: #"{"name":"Ada"}"#)]
         // When it is verified without opting in, Then it is skipped and never sent
         let skipped = await verify(entries)
-        #expect(skipped.skipped.map(\.reason) == [.notIdempotent])
+        #expect(skipped.skipped.map(\.reason) == [.unsafeMethod])
         #expect(skipped.verified.isEmpty)
         #expect(live.receivedRequests.isEmpty)
         // When its entry opts in, Then it is sent with its body and compared
-        let sent = await verify(entries) { $0.sendsNotIdempotent = [0] }
+        let sent = await verify(entries) { $0.allowsUnsafeEntries = [0] }
         #expect(sent.verified == [0])
         #expect(sent.differences.isEmpty)
         #expect(live.receivedRequests.first?.body?.data == Data(#"{"name":"Ada"}"#.utf8))

@@ -113,6 +113,62 @@ import Testing
         #expect(run.output.contains("+ added key uuid"))
     }
 
+    @Test(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
+    func anotherOriginReceivesNoneOfTheRecordedCredentials() async throws {
+        let base = try LiveServer.require(LiveServer.httpbin, "ERRAND_HTTPBIN_URL")
+        let files = try CassetteFolder()
+        defer { files.remove() }
+        // Given httpbin's echo of a request that carried credentials, and the cassette's request
+        // holding them in clear at another origin, as a browser export does
+        let credentials: HTTPHeaders = [
+            "Authorization": "Bearer live-token-1234", "Cookie": "session=c00kie-value",
+            "X-API-Key": "api-key-5678",
+        ]
+        let recorder = ReplayDispatcher(
+            cassette: files.cassette, baseURL: base, mode: .recordAll,
+            upstream: URLSessionDispatcher(baseURL: base, timeout: 10), configuration: testConfiguration())
+        var request = RequestData.get("/anything?api_key=K1ey0000&page=2")
+        for header in credentials { request.headers.set(header.name, header.value) }
+        _ = try await recorder.dispatch(request)
+        var har = try files.read()
+        har.entries[0].request.url = "https://ada:S3cretPw9@staging.example.invalid/anything?api_key=K1ey0000&page=2"
+        har.entries[0].request.headers = credentials.map { HAR.Header(name: $0.name, value: $0.value) }
+        try files.write(har)
+        // When the tool sends it to httpbin, once bare and once with a token of its own
+        let bare = try await Self.run([files.cassette.path, "--base-url", base.absoluteString])
+        let token = try await Self.run([
+            files.cassette.path, "--base-url", base.absoluteString, "--set-header", "Authorization: Bearer staging",
+        ])
+        // Then httpbin echoes none of the recorded credentials, and the report names them
+        #expect(bare.status == 1, "\(bare.output)\(bare.errors)")
+        for key in ["args.api_key", "headers.Authorization", "headers.Cookie", "headers.X-Api-Key"] {
+            #expect(bare.output.contains("✗ missing key \(key)"), "\(bare.output)")
+        }
+        #expect(
+            bare.output.contains(
+                "withheld entry 0: GET \(base.absoluteString)/anything?page=2: recorded URL user info, "
+                    + "query item api_key, header Authorization, header Cookie, header X-API-Key not sent"),
+            "\(bare.output)")
+        // And the token set is the one sent, while nothing recorded shows in either report
+        #expect(!token.output.contains("missing key headers.Authorization"), "\(token.output)")
+        #expect(token.output.contains("✗ missing key headers.Cookie"))
+        for value in ["live-token-1234", "c00kie-value", "api-key-5678", "K1ey0000", "S3cretPw9"] {
+            #expect(!bare.output.contains(value) && !token.output.contains(value))
+        }
+    }
+
+    @Test func helpListsTheOptInsAndExitsZero() async throws {
+        let help = try await Self.run(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("--allow-unsafe-methods"))
+        #expect(help.output.contains("GET, HEAD and OPTIONS are sent"))
+        #expect(help.output.contains("the recorded credentials stay behind"))
+        let hostile = try await Self.run(["--base-url", "not a url\u{1B}[2J\r\nerrand-verify: forged"])
+        #expect(hostile.status == 2)
+        #expect(!hostile.errors.contains("\u{1B}") && !hostile.errors.contains("\r"), "\(hostile.errors)")
+        #expect(hostile.errors.split(separator: "\n").count == 2)
+    }
+
     @Test func helpExitsZeroAndUsageOrCassetteErrorsExitTwo() async throws {
         let help = try await Self.run(["--help"])
         #expect(help.status == 0)

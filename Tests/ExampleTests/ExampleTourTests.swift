@@ -71,6 +71,16 @@ import Testing
         #expect(recorded.stdout.hasPrefix(replayed.stdout))
         #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("catalog.har").path))
         #expect(missing.status == 1)
+        // And no password typed while recording (the right one, the wrong one) was written
+        let written = try ShippedRecordingsTests.files(in: folder)
+        #expect(written.count == 3)
+        for file in written {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for password in DemoPasswords.all {
+                #expect(
+                    !DemoPasswords.occurs(password, in: text), "\(file.lastPathComponent) holds \(password)")
+            }
+        }
     }
 
     @Test func loginMeAndLogoutKeepTheSessionBetweenRuns() async throws {

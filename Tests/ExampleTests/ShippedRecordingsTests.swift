@@ -1,3 +1,4 @@
+import ErrandReplay
 import Foundation
 import Testing
 
@@ -15,12 +16,16 @@ import Testing
         }
     }
 
+    /// The shipped HAR files.
+    static func files(in folder: URL = ExampleProcess.recordings) throws -> [URL] {
+        try FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)
+            .filter { $0.pathExtension == "har" }
+    }
+
     @Test func holdNoTokenInClear() throws {
         // Given the shipped recordings
-        let files = try FileManager.default.contentsOfDirectory(
-            at: ExampleProcess.recordings, includingPropertiesForKeys: nil
-        ).filter { $0.pathExtension == "har" }
-        #expect(files.count == 2)
+        let files = try Self.files()
+        #expect(files.count == 3)
 
         for file in files {
             // When their credential fields are read
@@ -28,10 +33,37 @@ import Testing
             let values = try Self.secretValues(in: text)
 
             // Then each one is the placeholder, and no bearer token or local address remains
-            #expect(!values.isEmpty || file.lastPathComponent == "catalog.har")
+            #expect(!values.isEmpty || file.lastPathComponent != "session.har")
             #expect(values.allSatisfy { $0 == "<redacted>" }, "\(file.lastPathComponent): \(values)")
             #expect(!text.contains("Bearer "))
             #expect(!text.contains("127.0.0.1"))
+        }
+    }
+
+    @Test func holdNoDemoPassword() throws {
+        for file in try Self.files() {
+            // Given a shipped recording's bytes
+            let text = try String(contentsOf: file, encoding: .utf8)
+            // Then no demo account's password, nor the wrong one the recording types, is in it
+            for password in DemoPasswords.all {
+                #expect(
+                    !DemoPasswords.occurs(password, in: text), "\(file.lastPathComponent) holds \(password)")
+            }
+        }
+    }
+
+    @Test func holdNoValueTheSharedVocabularyNamesInClear() throws {
+        for file in try Self.files() {
+            // Given a shipped recording
+            let har = try HAR(contentsOf: file)
+            // When it is redacted with the shared vocabulary again
+            let redacted = har.redacted()
+            // Then nothing changes: every header, query item, cookie and body key it names
+            // already holds the placeholder
+            for (index, (entry, again)) in zip(har.entries, redacted.entries).enumerated() {
+                #expect(entry.request == again.request, "\(file.lastPathComponent) entry \(index) request")
+                #expect(entry.response == again.response, "\(file.lastPathComponent) entry \(index) response")
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Errand
 import ErrandReplay
 import Foundation
 
@@ -11,7 +12,6 @@ struct VerifyArguments {
     var cassette: URL?
     var options = CassetteVerifier.Options()
     var failOn = VerificationReport.Category.breakingByDefault
-    var extraHeaders: [(name: String, value: String)] = []
     var showsHelp = false
     /// Replacements in each URL's path and query, in order.
     var rewrites: [(from: String, to: String)] = []
@@ -25,18 +25,26 @@ struct VerifyArguments {
 
         OPTIONS:
           --base-url <url>         Send to this scheme, host and port instead of the recorded
-                                   ones; paths and queries are kept.
+                                   ones; paths and queries are kept. When that is another
+                                   origin, the recorded credentials stay behind: headers and
+                                   query items such as Authorization, Cookie, X-API-Key and
+                                   api_key, and URL user info (the report names them).
           --rewrite <from> <to>    Replace <from> with <to> in each URL's path and query
                                    (repeatable, in order), such as --rewrite /v1/ /v2/.
           --header <name>          Compare this response header's value (repeatable).
           --ignore <path>          Leave this JSON path out of the comparison (repeatable),
                                    such as origin, headers.X-Amzn-Trace-Id, items[*].nonce.
           --compare-bodies         Compare bodies that are not JSON byte for byte.
+          --allow-unsafe-methods   Send every entry, whatever its method. Without it, only
+                                   GET, HEAD and OPTIONS are sent; POST, PUT, PATCH, DELETE
+                                   and other methods may change the server's state and are
+                                   reported as skipped.
           --send-entry <n[,n...]>  Send these entries (index from 0) although their method
-                                   (POST, PATCH, ...) may change the server's state.
+                                   is not safe.
           --set-header <name: value>
-                                   Set this header on every request, such as a staging token
-                                   in place of the cassette's redacted one (repeatable).
+                                   Set this header on every request, in place of a recorded
+                                   one, such as a staging token where the cassette's is
+                                   redacted or withheld (repeatable).
           --fail-on <list|all>     The changes that fail the run, from added, missing, type,
                                    null, status, header, body, failure; default all but added.
           --timeout <seconds>      The deadline of each request; 30 by default.
@@ -52,7 +60,7 @@ struct VerifyArguments {
         while let argument = rest.popFirst() {
             func value() throws(UsageError) -> String {
                 guard let next = rest.popFirst() else {
-                    throw UsageError(message: "\(argument) needs a value.")
+                    throw UsageError(message: "\(EscapedText.line(argument)) needs a value.")
                 }
                 return next
             }
@@ -61,7 +69,9 @@ struct VerifyArguments {
             case "--base-url":
                 let text = try value()
                 guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                    throw UsageError(message: "--base-url \(text) is not a URL with a scheme and a host.")
+                    throw UsageError(
+                        message: "--base-url \(EscapedText.line(text)) is not a URL with a scheme and a host."
+                    )
                 }
                 options.baseURL = url
             case "--rewrite":
@@ -71,37 +81,42 @@ struct VerifyArguments {
             case "--header": options.headers.insert(try value())
             case "--ignore": options.ignoredBodyPaths.insert(try value())
             case "--compare-bodies": options.comparesOtherBodies = true
+            case "--allow-unsafe-methods": options.allowsUnsafeMethods = true
             case "--send-entry":
                 for item in try value().split(separator: ",") {
                     guard let index = Int(item.trimmingCharacters(in: .whitespaces)), index >= 0 else {
-                        throw UsageError(message: "--send-entry takes entry numbers from 0, not \"\(item)\".")
+                        throw UsageError(
+                            message:
+                                "--send-entry takes entry numbers from 0, not \"\(EscapedText.line(item))\".")
                     }
-                    options.sendsNotIdempotent.insert(index)
+                    options.allowsUnsafeEntries.insert(index)
                 }
             case "--set-header":
                 let text = try value()
                 guard let colon = text.firstIndex(of: ":"), colon > text.startIndex else {
-                    throw UsageError(message: "--set-header takes \"Name: value\", not \"\(text)\".")
+                    throw UsageError(
+                        message: "--set-header takes \"Name: value\", not \"\(EscapedText.line(text))\".")
                 }
-                extraHeaders.append(
-                    (
-                        String(text[..<colon]),
-                        text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                    ))
+                options.setHeaders.add(
+                    String(text[..<colon]),
+                    text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
             case "--fail-on": failOn = try Self.categories(try value())
             case "--timeout":
                 let text = try value()
                 guard let seconds = TimeInterval(text), seconds > 0, seconds.isFinite else {
                     throw UsageError(
-                        message: "--timeout takes a positive number of seconds, not \"\(text)\".")
+                        message:
+                            "--timeout takes a positive number of seconds, not \"\(EscapedText.line(text))\"."
+                    )
                 }
                 options.timeout = seconds
             default:
                 guard !argument.hasPrefix("-") else {
-                    throw UsageError(message: "Unknown option \(argument).")
+                    throw UsageError(message: "Unknown option \(EscapedText.line(argument)).")
                 }
                 guard cassette == nil else {
-                    throw UsageError(message: "One cassette at a time; \"\(argument)\" is a second one.")
+                    throw UsageError(
+                        message: "One cassette at a time; \"\(EscapedText.line(argument))\" is a second one.")
                 }
                 cassette = URL(fileURLWithPath: argument)
             }
@@ -135,7 +150,9 @@ struct VerifyArguments {
             let trimmed = name.trimmingCharacters(in: .whitespaces)
             guard let category = VerificationReport.Category(rawValue: trimmed) else {
                 let known = VerificationReport.Category.allCases.map(\.rawValue).joined(separator: ", ")
-                throw UsageError(message: "--fail-on: unknown change \"\(trimmed)\"; use \(known) or all.")
+                throw UsageError(
+                    message:
+                        "--fail-on: unknown change \"\(EscapedText.line(trimmed))\"; use \(known) or all.")
             }
             categories.insert(category)
         }

@@ -28,23 +28,14 @@ enum VerifyCommand {
             return passed
         }
         guard let cassette = arguments.cassette else { return unusable }
-        let headers = arguments.extraHeaders
-        // Set, not added: a header given here replaces the recorded one.
-        let dispatcher = URLSessionDispatcher().intercepted(by: [
-            ClosureRequestInterceptor { request in
-                var request = request
-                for header in headers { request.headers.set(header.name, header.value) }
-                return request
-            }
-        ])
         do {
             let verifier = try CassetteVerifier(
-                cassette: cassette, dispatcher: dispatcher, options: arguments.options)
+                cassette: cassette, dispatcher: URLSessionDispatcher(), options: arguments.options)
             let report = await verifier.verify()
             write(report.text(breakingFor: arguments.failOn), to: .standardOutput)
             return report.isBreaking(for: arguments.failOn) ? breaking : passed
         } catch {
-            write("errand-verify: \(error)", to: .standardError)
+            write("errand-verify: \(EscapedText.line("\(error)"))", to: .standardError)
             return unusable
         }
     }

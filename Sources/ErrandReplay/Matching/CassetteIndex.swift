@@ -48,11 +48,17 @@ struct CassetteIndex {
     let rules: MatchRules
     private(set) var slots: [Slot] = []
     private var buckets: [String: Bucket] = [:]
+    /// Redacts every request compared, and keeps every secret it replaced for the writer.
     private(set) var redactor: HARRedactor
+    /// A redactor that has seen no secret, copied to learn the secrets of one request.
+    private let fresh: HARRedactor
+    private let placeholder: String
 
     init(entries: [HAR.Entry], rules: MatchRules, redaction: HAR.Redaction) {
         self.rules = rules
         redactor = HARRedactor(redaction)
+        fresh = redactor
+        placeholder = redaction.placeholder
         slots.reserveCapacity(entries.count)
         for (index, entry) in entries.enumerated() {
             add(entry.request, entryIndex: index, played: false)
@@ -61,7 +67,7 @@ struct CassetteIndex {
 
     /// The request redacted as the cassette would hold it, with its key and body shape.
     mutating func live(_ request: HAR.Request) -> LiveRequest {
-        let redacted = redactor.redact(request)
+        let redacted = written(request)
         return LiveRequest(
             request: redacted, key: RequestKey(method: redacted.method, url: redacted.url, rules: rules),
             body: BodyShape(redacted, rules: rules))
@@ -136,10 +142,21 @@ struct CassetteIndex {
     /// The redacted request and body shape of a slot, worked out once.
     mutating func prepare(_ position: Int) -> (request: HAR.Request, body: BodyShape) {
         if let prepared = slots[position].prepared { return prepared }
-        let redacted = redactor.redact(slots[position].request)
+        let redacted = written(slots[position].request)
         let prepared = (request: redacted, body: BodyShape(redacted, rules: rules))
         slots[position].prepared = prepared
         return prepared
+    }
+
+    /// `request` as a cassette writes it: redacted by name, then with the echoes of the
+    /// secrets it held hidden elsewhere in it (see ``WrittenEchoes``). Both the request sent and
+    /// each recording go through here, so they compare alike whoever wrote the recording.
+    private mutating func written(_ request: HAR.Request) -> HAR.Request {
+        let redacted = redactor.redact(request)
+        guard redacted != request else { return redacted }
+        var own = fresh
+        _ = own.redact(request)
+        return WrittenEchoes.hiding(own.secrets, in: redacted, placeholder: placeholder)
     }
 
     private mutating func accepts(_ live: LiveRequest, _ position: Int) -> Bool {

@@ -13,10 +13,13 @@ extension CassetteVerifier {
             let before = recorded.values(forHeader: name)
             let after = live.headers.values(for: name)
             if before != after {
-                kinds.append(
-                    .headerChanged(
-                        name: name, from: before.isEmpty ? nil : before.joined(separator: ", "),
-                        to: after.isEmpty ? nil : after.joined(separator: ", ")))
+                // A credential's values are compared, never shown.
+                let secret = options.vocabulary.matches(name)
+                func shown(_ values: [String]) -> String? {
+                    values.isEmpty
+                        ? nil : secret ? options.vocabulary.placeholder : values.joined(separator: ", ")
+                }
+                kinds.append(.headerChanged(name: name, from: shown(before), to: shown(after)))
             }
         }
         if recorded.status == live.statusCode {
@@ -57,23 +60,18 @@ extension CassetteVerifier {
         let ignored = options.ignoredBodyPaths.sorted().map(ReplayJSONPath.init)
         let before = recorded.removing(ignored)
         let after = live.removing(ignored)
-        var changes: [JSONShape.Change] = []
-        JSONShape.changes(recorded: JSONShape(before), live: JSONShape(after), into: &changes)
-        return changes.map { change in
-            switch change {
-            case .added(let pattern):
-                .keyAdded(path: Self.name(after.firstPath(matching: pattern[...]) { _ in true } ?? pattern))
-            case .missing(let pattern):
-                .keyMissing(
-                    path: Self.name(before.firstPath(matching: pattern[...]) { _ in true } ?? pattern))
-            case .typeChanged(let pattern, let from, let to):
-                .typeChanged(
-                    path: Self.name(after.firstPath(matching: pattern[...]) { $0.fits(to) } ?? pattern),
-                    from: from,
-                    to: to)
-            case .becameNull(let pattern):
-                .becameNull(
-                    path: Self.name(after.firstPath(matching: pattern[...]) { $0 == .null } ?? pattern))
+        return JSONShape.changes(recorded: before, live: after).map { change in
+            func name(_ test: (ReplayJSON) -> Bool) -> String {
+                Self.name(
+                    change.path ?? after.firstPath(matching: change.pattern[...], where: test)
+                        ?? change.pattern)
+            }
+            switch change.kind {
+            case .added: return .keyAdded(path: name { _ in true })
+            case .missing: return .keyMissing(path: name { _ in true })
+            case .typeChanged(let from, let to):
+                return .typeChanged(path: name { $0.fits(to) }, from: from, to: to)
+            case .becameNull: return .becameNull(path: name { $0 == .null })
             }
         }
     }

@@ -7,16 +7,27 @@ extension CassetteVerifier {
     /// ```swift
     /// let options = CassetteVerifier.Options {
     ///     $0.baseURL = URL(string: "https://staging.example.com")
+    ///     $0.setHeaders = ["Authorization": "Bearer \(stagingToken)"]
     ///     $0.ignoredBodyPaths = ["origin", "headers.X-Amzn-Trace-Id"]
     ///     $0.headers = ["Content-Type"]
-    ///     $0.sendsNotIdempotent = [4]  // entry 4 is a POST that staging may receive
+    ///     $0.allowsUnsafeEntries = [4]  // entry 4 is a POST that staging may receive
     /// }
     /// ```
     public struct Options: Sendable {
         /// Where the recorded requests go: its scheme, host and port replace those of every
         /// recorded URL, which keeps its path and query. `nil` (the default) sends each request
         /// to its recorded URL. The base URL's own path is not used.
+        ///
+        /// When its origin (scheme, host and port) is not the recorded one, the recorded
+        /// credentials stay behind: every header and query item that ``vocabulary`` names
+        /// (`Authorization`, `Cookie`, `X-API-Key`, `?api_key=`, …) and the URL's user info are
+        /// left out, and the report lists them in ``VerificationReport/withheld``. Give the
+        /// other server its own credentials with ``setHeaders`` or the dispatcher.
         public var baseURL: URL?
+        /// Headers set on every request sent, in place of a recorded header of the same name,
+        /// whatever the origin: a staging token where the cassette's is redacted or withheld.
+        /// None by default.
+        public var setHeaders: HTTPHeaders
         /// Response headers whose values must be the same, in any case; none by default.
         public var headers: Set<String>
         /// Parts of JSON bodies left out of the comparison, written as for
@@ -25,30 +36,42 @@ extension CassetteVerifier {
         public var ignoredBodyPaths: Set<String>
         /// Whether bodies that are not JSON must be byte for byte the same; `false` by default.
         public var comparesOtherBodies: Bool
-        /// The entries, by index from 0, whose method is not idempotent (`POST`, `PATCH`, …)
-        /// and that are sent nonetheless. Every other such entry is skipped, since sending it
-        /// may change the server's state.
-        public var sendsNotIdempotent: Set<Int>
+        /// Whether entries whose method is not safe are sent: anything but `GET`, `HEAD` and
+        /// `OPTIONS` (`POST`, `PUT`, `PATCH`, `DELETE`, custom methods) may change the server's
+        /// state, even an idempotent `PUT` or `DELETE`. `false` by default: such entries are
+        /// skipped and reported as skipped.
+        public var allowsUnsafeMethods: Bool
+        /// The entries, by index from 0, whose method is not safe and that are sent
+        /// nonetheless; see ``allowsUnsafeMethods``, which sends them all.
+        public var allowsUnsafeEntries: Set<Int>
         /// The deadline of each request in seconds; `nil` uses the dispatcher's default.
         public var timeout: TimeInterval?
-        /// Turns an entry's request into the one sent, after the base URL is applied: point
-        /// it at another path, add a query item, drop a body. Returning `nil` skips the entry.
-        /// `nil` (the default) sends every request as recorded.
+        /// Turns an entry's request into the one sent, after the base URL is applied, the
+        /// credentials of another origin left out and ``setHeaders`` set: point it at another
+        /// path, add a query item, drop a body. Returning `nil` skips the entry. `nil` (the
+        /// default) sends every request as recorded.
         public var mapRequest: (@Sendable (_ entry: Int, _ request: RequestData) -> RequestData?)?
         /// The placeholder the cassette's secrets were written as; a recorded header holding it
         /// is not sent, so the dispatcher (an interceptor, the auth policy) can set the real one.
         public var redactionPlaceholder: String
+        /// The names whose values are credentials: withheld from another origin, and shown as
+        /// the placeholder in the report's URLs and header values. `SecretVocabulary.default`
+        /// unless changed.
+        public var vocabulary: SecretVocabulary
 
         /// Creates the default options.
         public init() {
             baseURL = nil
+            setHeaders = [:]
             headers = []
             ignoredBodyPaths = []
             comparesOtherBodies = false
-            sendsNotIdempotent = []
+            allowsUnsafeMethods = false
+            allowsUnsafeEntries = []
             timeout = nil
             mapRequest = nil
             redactionPlaceholder = SecretVocabulary.defaultPlaceholder
+            vocabulary = .default
         }
 
         /// Creates options by adjusting the default ones.
@@ -72,5 +95,15 @@ extension CassetteVerifier {
             ignoredBodyPaths = matching.ignoredBodyPaths
             configure(&self)
         }
+
+        /// Whether the entry at `index` may be sent with `method`: a safe method always, any
+        /// other when opted in.
+        func sends(_ method: HTTPMethod, entry index: Int) -> Bool {
+            CassetteVerifier.safeMethods.contains(method.rawValue.uppercased()) || allowsUnsafeMethods
+                || allowsUnsafeEntries.contains(index)
+        }
     }
+
+    /// The methods sent without an opt-in: they only read.
+    static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
 }

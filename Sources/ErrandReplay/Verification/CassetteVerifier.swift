@@ -19,16 +19,24 @@ import Foundation
 /// - **Status**: a different code is a change; the body is then not compared.
 /// - **Headers** named in ``Options/headers``, by value.
 /// - **JSON bodies** by *shape*, never by value: a key added or missing, a type changed, a
-///   `null` where a value was. An array is compared by the union of its elements' shapes, and
-///   an empty array matches any. ``Options/ignoredBodyPaths`` leaves volatile parts out.
+///   `null` where a value was. An array's elements are compared with the union of the recorded
+///   elements' shapes: a key every recorded element had is required of each live element, and
+///   one that lacks it is named at its own path (`items[1].name`); a key only some had is
+///   optional. An empty array matches any. ``Options/ignoredBodyPaths`` leaves volatile parts out.
 /// - **Other bodies** byte for byte, only with ``Options/comparesOtherBodies``.
 ///
 /// What is sent: each recorded request through the given dispatcher, one at a time, at the
-/// recorded URL or under ``Options/baseURL``, then through ``Options/mapRequest``. Entries
-/// whose method is not idempotent are skipped unless ``Options/sendsNotIdempotent`` lists them;
-/// recorded failures are skipped. Secrets stay as the cassette has them: a recorded header that
-/// holds the redaction placeholder is not sent, so give the dispatcher what it needs to
-/// authenticate (the auth policy, or a `DefaultHeadersInterceptor` with a staging token).
+/// recorded URL or under ``Options/baseURL``, with ``Options/setHeaders``, then through
+/// ``Options/mapRequest``. Only safe methods (`GET`, `HEAD`, `OPTIONS`) are sent unless
+/// ``Options/allowsUnsafeMethods`` or ``Options/allowsUnsafeEntries`` opts in: a `PUT` or a
+/// `DELETE` changes the server's state although it is idempotent. Recorded failures are skipped.
+///
+/// Credentials: a recorded header that holds the redaction placeholder is not sent, so give
+/// the dispatcher what it needs to authenticate (``Options/setHeaders``, the auth policy, or a
+/// `DefaultHeadersInterceptor` with a staging token). Recorded credentials in clear (browser
+/// exports carry them) go only to the origin they were recorded from: under a base URL of
+/// another scheme, host or port, every header and query item the vocabulary names and the
+/// URL's user info are left out, and ``VerificationReport/withheld`` names them.
 /// `Sendable`.
 public struct CassetteVerifier: Sendable {
     /// The cassette's recordings.
@@ -80,12 +88,14 @@ public struct CassetteVerifier: Sendable {
     /// - Returns: The differences, the skipped entries and the entries compared.
     public func verify() async -> VerificationReport {
         var report = VerificationReport()
+        let vocabulary = options.vocabulary
         for (index, entry) in har.entries.enumerated() {
             let recorded = entry.request
             func skip(_ reason: VerificationReport.Reason) {
                 report.skipped.append(
                     VerificationReport.Skipped(
-                        entry: index, method: recorded.method, url: recorded.url, reason: reason))
+                        entry: index, method: recorded.method,
+                        url: Self.shownURL(recorded.url, vocabulary: vocabulary), reason: reason))
             }
             guard !Task.isCancelled else {
                 skip(.cancelled)
@@ -95,23 +105,24 @@ public struct CassetteVerifier: Sendable {
                 skip(.recordedFailure)
                 continue
             }
-            let built: RequestData
+            let outgoing: Outgoing
             do throws(NetworkError) {
-                built = try request(for: recorded)
+                outgoing = try self.outgoing(for: recorded)
             } catch {
                 skip(.invalid(error.message))
                 continue
             }
-            let mapped: RequestData? = options.mapRequest.map { map in map(index, built) } ?? built
+            let mapped = options.mapRequest.map { map in map(index, outgoing.request) } ?? outgoing.request
             guard let request = mapped else {
                 skip(.excluded)
                 continue
             }
-            guard request.method.isIdempotent || options.sendsNotIdempotent.contains(index) else {
-                skip(.notIdempotent)
+            guard options.sends(request.method, entry: index) else {
+                skip(.unsafeMethod)
                 continue
             }
-            let sent = (try? request.url(relativeTo: nil).absoluteString) ?? request.path
+            let sent = Self.shownURL(
+                (try? request.url(relativeTo: nil).absoluteString) ?? request.path, vocabulary: vocabulary)
             let kinds: [VerificationReport.Kind]
             do {
                 kinds = changes(recorded: entry.response, live: try await dispatcher.dispatch(request))
@@ -129,6 +140,12 @@ public struct CassetteVerifier: Sendable {
                 kinds = [.requestFailed(code: "unknown", message: "\(error)")]
             }
             report.verified.append(index)
+            if !outgoing.withheld.isEmpty {
+                report.withheld.append(
+                    VerificationReport.Withheld(
+                        entry: index, method: request.method.rawValue, url: sent,
+                        credentials: outgoing.withheld))
+            }
             report.differences += kinds.map {
                 VerificationReport.Difference(
                     entry: index, method: request.method.rawValue, url: sent, kind: $0)

@@ -4,9 +4,9 @@ import Foundation
 ///
 /// Values (ids, timestamps, echoed headers) change from run to run; what a client relies on is
 /// the shape. An array has one shape for all its elements, their union: the keys any element
-/// has, each with the union of its shapes, so one element more or less does not matter. A
-/// `null` says nothing about a type, so it merges into any shape, and an empty array has no
-/// element shape to compare.
+/// has, each with the union of its shapes, and which of them every element has (the ones a
+/// client decoding `[Item]` may require). A `null` says nothing about a type, so it merges into
+/// any shape, and an empty array has no element shape to compare.
 indirect enum JSONShape: Equatable, Sendable {
     case null
     case boolean
@@ -14,7 +14,8 @@ indirect enum JSONShape: Equatable, Sendable {
     case string
     /// An array and the union of its elements' shapes; `nil` when it is empty.
     case array(JSONShape?)
-    case object([String: JSONShape])
+    /// An object's members, and the keys that every object merged into this shape has.
+    case object([String: JSONShape], required: Set<String>)
     /// Elements of one array with different types.
     case mixed
 
@@ -25,7 +26,8 @@ indirect enum JSONShape: Equatable, Sendable {
         case .bool: self = .boolean
         case .number: self = .number
         case .string: self = .string
-        case .object(let members): self = .object(members.mapValues(JSONShape.init))
+        case .object(let members):
+            self = .object(members.mapValues(JSONShape.init), required: Set(members.keys))
         case .array(let elements):
             self = .array(
                 elements.map(JSONShape.init).reduce(JSONShape?.none) { union, next in
@@ -47,7 +49,8 @@ indirect enum JSONShape: Equatable, Sendable {
         }
     }
 
-    /// The union of two shapes, as two elements of one array.
+    /// The union of two shapes, as two elements of one array: a key is required only when
+    /// both have it.
     func merged(with other: JSONShape) -> JSONShape {
         switch (self, other) {
         case (.null, _): return other
@@ -55,50 +58,126 @@ indirect enum JSONShape: Equatable, Sendable {
         case (.array(let left), .array(let right)):
             guard let left, let right else { return .array(left ?? right) }
             return .array(left.merged(with: right))
-        case (.object(let left), .object(let right)):
-            return .object(left.merging(right) { $0.merged(with: $1) })
+        case (.object(let left, let leftRequired), .object(let right, let rightRequired)):
+            return .object(
+                left.merging(right) { $0.merged(with: $1) },
+                required: leftRequired.intersection(rightRequired))
         default:
             return type == other.type ? self : .mixed
         }
     }
 
-    /// A change between a recorded shape and a live one, at a path where `[*]` stands for the
-    /// elements of an array.
-    enum Change: Equatable {
-        case added([ReplayJSONPath.Step])
-        case missing([ReplayJSONPath.Step])
-        case typeChanged(
-            [ReplayJSONPath.Step], from: VerificationReport.JSONType, to: VerificationReport.JSONType)
-        case becameNull([ReplayJSONPath.Step])
+    /// A change between a recorded value and a live one, at a pattern where `[*]` stands for
+    /// the elements of an array, and at the first concrete path in the live value that shows it.
+    struct Change: Equatable {
+        enum Kind: Equatable {
+            case added
+            case missing
+            case typeChanged(from: VerificationReport.JSONType, to: VerificationReport.JSONType)
+            case becameNull
+        }
+
+        let kind: Kind
+        let pattern: [ReplayJSONPath.Step]
+        /// Where the live value shows it, with indices for `[*]`; `nil` when the pattern is
+        /// resolved later.
+        let path: [ReplayJSONPath.Step]?
     }
 
-    /// The changes from `recorded` to `live`, keys in sorted order.
-    static func changes(
-        recorded: JSONShape, live: JSONShape, path: [ReplayJSONPath.Step] = [], into list: inout [Change]
+    /// The changes from `recorded` to `live`, in the order of their patterns (keys sorted).
+    ///
+    /// Keys added, types changed and values become `null` compare the union of the live
+    /// elements with the union of the recorded ones. A missing key is looked for in each live
+    /// object: a key that every recorded object at that place had is missing from the first live
+    /// element that lacks it, such as `items[1].name`; a key only some recorded elements had
+    /// is optional, and never missing.
+    static func changes(recorded: ReplayJSON, live: ReplayJSON) -> [Change] {
+        let shape = JSONShape(recorded)
+        var list: [Change] = []
+        unionChanges(recorded: shape, live: JSONShape(live), path: [], into: &list)
+        var seen: Set<[ReplayJSONPath.Step]> = []
+        missingKeys(recorded: shape, live: live, pattern: [], path: [], seen: &seen, into: &list)
+        // Sorted by pattern; changes at one pattern keep the order they were found in.
+        return list.enumerated().sorted { left, right in
+            left.element.pattern == right.element.pattern
+                ? left.offset < right.offset : precedes(left.element.pattern, right.element.pattern)
+        }
+        .map(\.element)
+    }
+
+    /// Added keys, type changes and nulls, comparing the two unions.
+    private static func unionChanges(
+        recorded: JSONShape, live: JSONShape, path: [ReplayJSONPath.Step], into list: inout [Change]
     ) {
         switch (recorded, live) {
         case (.null, _):
             return
         case (_, .null):
-            list.append(.becameNull(path))
-        case (.object(let left), .object(let right)):
-            for key in Set(left.keys).union(right.keys).sorted() {
-                switch (left[key], right[key]) {
-                case (let recordedValue?, let liveValue?):
-                    changes(recorded: recordedValue, live: liveValue, path: path + [.key(key)], into: &list)
-                case (.some, nil): list.append(.missing(path + [.key(key)]))
-                case (nil, .some): list.append(.added(path + [.key(key)]))
-                case (nil, nil): continue
+            list.append(Change(kind: .becameNull, pattern: path, path: nil))
+        case (.object(let left, _), .object(let right, _)):
+            for key in right.keys.sorted() {
+                guard let liveValue = right[key] else { continue }
+                if let recordedValue = left[key] {
+                    unionChanges(
+                        recorded: recordedValue, live: liveValue, path: path + [.key(key)], into: &list)
+                } else {
+                    list.append(Change(kind: .added, pattern: path + [.key(key)], path: nil))
                 }
             }
         case (.array(let left), .array(let right)):
             guard let left, let right else { return }
-            changes(recorded: left, live: right, path: path + [.anyIndex], into: &list)
+            unionChanges(recorded: left, live: right, path: path + [.anyIndex], into: &list)
         default:
             if recorded.type != live.type {
-                list.append(.typeChanged(path, from: recorded.type, to: live.type))
+                list.append(
+                    Change(kind: .typeChanged(from: recorded.type, to: live.type), pattern: path, path: nil))
             }
         }
+    }
+
+    /// The required keys each live object lacks, once per pattern, at the first live object
+    /// that lacks it.
+    private static func missingKeys(
+        recorded: JSONShape, live: ReplayJSON, pattern: [ReplayJSONPath.Step], path: [ReplayJSONPath.Step],
+        seen: inout Set<[ReplayJSONPath.Step]>, into list: inout [Change]
+    ) {
+        switch (recorded, live) {
+        case (.object(let members, let required), .object(let liveMembers)):
+            for key in members.keys.sorted() {
+                guard let shape = members[key] else { continue }
+                if let value = liveMembers[key] {
+                    missingKeys(
+                        recorded: shape, live: value, pattern: pattern + [.key(key)],
+                        path: path + [.key(key)],
+                        seen: &seen, into: &list)
+                } else if required.contains(key), seen.insert(pattern + [.key(key)]).inserted {
+                    list.append(
+                        Change(kind: .missing, pattern: pattern + [.key(key)], path: path + [.key(key)]))
+                }
+            }
+        case (.array(let element?), .array(let elements)):
+            for (index, value) in elements.enumerated() {
+                missingKeys(
+                    recorded: element, live: value, pattern: pattern + [.anyIndex],
+                    path: path + [.index(index)],
+                    seen: &seen, into: &list)
+            }
+        default:
+            return
+        }
+    }
+
+    /// Whether pattern `left` comes before `right` when keys are visited in sorted order,
+    /// depth first.
+    private static func precedes(_ left: [ReplayJSONPath.Step], _ right: [ReplayJSONPath.Step]) -> Bool {
+        for (a, b) in zip(left, right) where a != b {
+            switch (a, b) {
+            case (.key(let x), .key(let y)): return x < y
+            case (.anyIndex, _): return true
+            default: return false
+            }
+        }
+        return left.count < right.count
     }
 }
 

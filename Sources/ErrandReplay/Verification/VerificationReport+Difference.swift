@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension VerificationReport {
@@ -7,7 +8,8 @@ extension VerificationReport {
         public let entry: Int
         /// The method sent.
         public let method: String
-        /// The URL sent: the recorded one, with the base URL and mapping applied.
+        /// The URL sent: the recorded one, with the base URL and mapping applied, the values of
+        /// secret query items and any user info shown as the placeholder.
         public let url: String
         /// What changed.
         public let kind: Kind
@@ -30,9 +32,9 @@ extension VerificationReport {
         /// `errand-verify --fail-on` name it.
         public var category: Category { kind.category }
 
-        /// The entry, the request and the change, on one line.
+        /// The entry, the request and the change, on one line, every control character escaped.
         public var description: String {
-            "entry \(entry): \(method) \(url): \(kind)"
+            "entry \(entry): \(EscapedText.line(method)) \(EscapedText.line(url)): \(kind)"
         }
     }
 
@@ -44,7 +46,8 @@ extension VerificationReport {
     public enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// The status code changed.
         case statusChanged(from: Int, to: Int)
-        /// A header named in ``CassetteVerifier/Options/headers`` changed; `nil` where it was absent.
+        /// A header named in ``CassetteVerifier/Options/headers`` changed; `nil` where it was
+        /// absent, the placeholder for a header the vocabulary names.
         case headerChanged(name: String, from: String?, to: String?)
         /// The live body has a key the recording did not have.
         case keyAdded(path: String)
@@ -83,24 +86,31 @@ extension VerificationReport {
             }
         }
 
-        /// The change in words: `missing key users[0].address.zip (recorded string)`.
+        /// The change in words, on one line: `missing key users[0].address.zip`. Paths, header
+        /// values and messages come from servers and cassettes, so every control character in
+        /// them is escaped.
         public var description: String {
             switch self {
             case .statusChanged(let from, let to): "status changed: \(from) recorded, \(to) live"
             case .headerChanged(let name, let from, let to):
-                "header \(name) changed: \(Self.shown(from)) recorded, \(Self.shown(to)) live"
-            case .keyAdded(let path): "added key \(path)"
-            case .keyMissing(let path): "missing key \(path)"
+                "header \(Self.line(name)) changed: \(Self.shown(from)) recorded, \(Self.shown(to)) live"
+            case .keyAdded(let path): "added key \(Self.line(path))"
+            case .keyMissing(let path): "missing key \(Self.line(path))"
             case .typeChanged(let path, let from, let to):
-                "type changed at \(path): \(from) recorded, \(to) live"
-            case .becameNull(let path): "null at \(path), where a value was recorded"
-            case .bodyChanged(let detail): "body changed: \(detail)"
-            case .requestFailed(let code, let message): "request failed (\(code)): \(message)"
+                "type changed at \(Self.line(path)): \(from) recorded, \(to) live"
+            case .becameNull(let path): "null at \(Self.line(path)), where a value was recorded"
+            case .bodyChanged(let detail): "body changed: \(Self.line(detail))"
+            case .requestFailed(let code, let message):
+                "request failed (\(Self.line(code))): \(Self.line(message))"
             }
         }
 
         private static func shown(_ value: String?) -> String {
-            value.map { "\"\($0)\"" } ?? "absent"
+            value.map { "\"\(line($0))\"" } ?? "absent"
+        }
+
+        private static func line(_ text: String) -> String {
+            EscapedText.line(text)
         }
     }
 
@@ -157,7 +167,8 @@ extension VerificationReport {
         public let entry: Int
         /// The recorded method.
         public let method: String
-        /// The recorded URL.
+        /// The recorded URL, the values of secret query items and any user info shown as the
+        /// placeholder.
         public let url: String
         /// Why it was not sent.
         public let reason: Reason
@@ -176,17 +187,18 @@ extension VerificationReport {
             self.reason = reason
         }
 
-        /// The entry and the reason, on one line.
+        /// The entry and the reason, on one line, every control character escaped.
         public var description: String {
-            "entry \(entry): \(method) \(url): \(reason)"
+            "entry \(entry): \(EscapedText.line(method)) \(EscapedText.line(url)): \(reason)"
         }
     }
 
     /// Why an entry was not sent.
     public enum Reason: Sendable, Hashable, CustomStringConvertible {
-        /// Its method is not idempotent (`POST`, `PATCH`, …), so sending it may change the
-        /// server's state; opt in with ``CassetteVerifier/Options/sendsNotIdempotent``.
-        case notIdempotent
+        /// Its method is not safe (anything but `GET`, `HEAD` and `OPTIONS`), so sending it may
+        /// change the server's state; opt in with ``CassetteVerifier/Options/allowsUnsafeMethods``
+        /// or ``CassetteVerifier/Options/allowsUnsafeEntries``.
+        case unsafeMethod
         /// The recording is a failure (status `0`), with no answer to compare.
         case recordedFailure
         /// ``CassetteVerifier/Options/mapRequest`` returned `nil` for it.
@@ -199,11 +211,11 @@ extension VerificationReport {
         /// The reason in words.
         public var description: String {
             switch self {
-            case .notIdempotent:
-                "not sent: the method may change the server's state (opt in for this entry to send it)"
+            case .unsafeMethod:
+                "not sent: the method is not safe and may change the server's state (opt in to send it)"
             case .recordedFailure: "not sent: the recording is a failure, with no answer to compare"
             case .excluded: "not sent: excluded by the request mapping"
-            case .invalid(let message): "not sent: \(message)"
+            case .invalid(let message): "not sent: \(EscapedText.line(message))"
             case .cancelled: "not verified: the verification was cancelled"
             }
         }

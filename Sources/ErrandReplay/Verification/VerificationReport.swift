@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// What ``CassetteVerifier`` found: how the live answers differ from a cassette's recordings.
@@ -9,7 +10,8 @@ import Foundation
 /// entry 1: GET https://staging.example.com/users
 ///   + added key users[0].address.postcode
 ///   ✗ missing key users[0].address.zip
-/// skipped entry 3: POST https://api.example.com/users: not sent: the method may change …
+/// withheld entry 1: GET https://staging.example.com/users: recorded header Authorization not sent …
+/// skipped entry 3: POST https://api.example.com/users: not sent: the method is not safe …
 /// ```
 ///
 /// `✗` marks a change that is breaking by ``Category/breakingByDefault``, `+` one that is not;
@@ -21,6 +23,9 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
     public var skipped: [Skipped]
     /// The indices of the entries that were sent and compared.
     public var verified: [Int]
+    /// The entries sent to another origin than the one they were recorded from, with the
+    /// recorded credentials left out of them.
+    public var withheld: [Withheld]
 
     /// Creates a report.
     ///
@@ -28,10 +33,15 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
     ///   - differences: The differences found.
     ///   - skipped: The entries not sent.
     ///   - verified: The entries sent and compared.
-    public init(differences: [Difference] = [], skipped: [Skipped] = [], verified: [Int] = []) {
+    ///   - withheld: The credentials left out of requests to another origin.
+    public init(
+        differences: [Difference] = [], skipped: [Skipped] = [], verified: [Int] = [],
+        withheld: [Withheld] = []
+    ) {
         self.differences = differences
         self.skipped = skipped
         self.verified = verified
+        self.withheld = withheld
     }
 
     /// Whether any difference is in one of `categories`.
@@ -68,8 +78,9 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The report as text: a summary line, then each entry with differences and its changes,
-    /// then the skipped entries. The summary's breaking count and each change's mark (`✗`
-    /// breaking, `+` not) follow `categories`, so the text agrees with ``isBreaking(for:)``.
+    /// then the credentials withheld and the skipped entries. The summary's breaking count and
+    /// each change's mark (`✗` breaking, `+` not) follow `categories`, so the text agrees with
+    /// ``isBreaking(for:)``. What came from a cassette or a server is escaped, one line each.
     ///
     /// - Parameter categories: What counts as breaking, as given to ``isBreaking(for:)``.
     /// - Returns: The readable report.
@@ -87,11 +98,14 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
         for difference in differences {
             if difference.entry != current {
                 current = difference.entry
-                lines.append("entry \(difference.entry): \(difference.method) \(difference.url)")
+                lines.append(
+                    "entry \(difference.entry): \(EscapedText.line(difference.method)) "
+                        + EscapedText.line(difference.url))
             }
             let mark = categories.contains(difference.category) ? "✗" : "+"
             lines.append("  \(mark) \(difference.kind)")
         }
+        lines += withheld.map { "withheld \($0)" }
         lines += skipped.map { "skipped \($0)" }
         return lines.joined(separator: "\n")
     }
