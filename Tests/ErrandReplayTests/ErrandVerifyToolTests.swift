@@ -131,13 +131,15 @@ import Testing
         for header in credentials { request.headers.set(header.name, header.value) }
         _ = try await recorder.dispatch(request)
         var har = try files.read()
-        har.entries[0].request.url = "https://ada:S3cretPw9@staging.example.invalid/anything?api_key=K1ey0000&page=2"
+        har.entries[0].request.url =
+            "https://ada:S3cretPw9@staging.example.invalid/anything?api_key=K1ey0000&page=2"
         har.entries[0].request.headers = credentials.map { HAR.Header(name: $0.name, value: $0.value) }
         try files.write(har)
         // When the tool sends it to httpbin, once bare and once with a token of its own
         let bare = try await Self.run([files.cassette.path, "--base-url", base.absoluteString])
         let token = try await Self.run([
-            files.cassette.path, "--base-url", base.absoluteString, "--set-header", "Authorization: Bearer staging",
+            files.cassette.path, "--base-url", base.absoluteString, "--set-header",
+            "Authorization: Bearer staging",
         ])
         // Then httpbin echoes none of the recorded credentials, and the report names them
         #expect(bare.status == 1, "\(bare.output)\(bare.errors)")
