@@ -21,6 +21,13 @@ enum RedactionFuzz {
                     "redacted JSON is not JSON: \(String(decoding: redacted.data, as: UTF8.self))")
             }
         }
+        // Read leniently, JSON that can be redacted gives the same secrets, and is read to its end.
+        let lenient = JSONSecretRedactor.secretsAsFarAsReadable(in: input.data, isSecret: vocabulary.matches)
+        if let redacted {
+            fuzzCheck(
+                lenient.secrets == redacted.secrets && lenient.unreadFrom == nil,
+                "a lenient read gave \(lenient), the redaction \(redacted.secrets)")
+        }
         _ = vocabulary.redactedBody(input.data, contentType: "application/json")
         // A redacted form keeps every field name, in order.
         let form = vocabulary.redactedBody(input.data, contentType: "application/x-www-form-urlencoded")
