@@ -92,3 +92,21 @@ import Testing
         }
     }
 }
+
+/// An unreadable path's error never quotes the URL's credentials.
+@Suite struct InMemoryDispatcherUnreadablePathTests {
+    @Test(arguments: ["https://ada:S3cretPw9@/x", "https://ada:S3cretPw9@ho st/x?api_key=K3y"])
+    func theErrorHidesTheUserInfoOfAnUnreadableURL(path: String) async throws {
+        // Given a dispatcher and a request whose absolute URL has no readable host
+        let dispatcher = InMemoryDispatcher()
+        dispatcher.stub(.get, "/x", response: .text("no"))
+        let probe = CallbackProbe<NetworkResponse>()
+        // When it is dispatched
+        dispatcher.dispatch(request: .get(path), onSuccess: probe.onSuccess, onError: probe.onError)
+        // Then it fails, and neither its message nor its description holds the password
+        let error = try await probe.failure()
+        #expect(!error.description.contains("S3cretPw9"))
+        #expect(!error.userMessage.contains("S3cretPw9"))
+        #expect(!error.description.contains("K3y"))
+    }
+}

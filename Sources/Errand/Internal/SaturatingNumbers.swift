@@ -52,4 +52,15 @@ extension Int {
         }
         return Swift.min(Swift.max(whole, bounds.lowerBound), bounds.upperBound)
     }
+
+    /// `self + other`, held at `Int.max` or `Int.min` instead of overflowing: totals of sizes
+    /// that a server, a file or a caller's measurement reports.
+    ///
+    /// - Parameter other: The number to add.
+    /// - Returns: The sum, saturated.
+    package func addingSaturated(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
 }

@@ -52,8 +52,9 @@ extension RequestData {
     }
 
     /// A path or URL as an error message quotes it: in quotes, control characters escaped, and
-    /// secret query values hidden as in ``description``, since a message is logged on its own.
-    private static func shownRedacted(_ text: String) -> String {
+    /// user info and secret query values hidden as in ``description``, since a message is
+    /// logged on its own.
+    static func shownRedacted(_ text: String) -> String {
         shown(descriptionVocabulary.redactingQuery(ofURL: text))
     }
 

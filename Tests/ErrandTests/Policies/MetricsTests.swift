@@ -208,3 +208,20 @@ import Testing
         #expect(probes.allSatisfy { $0.deliveries.count == 1 })
     }
 }
+
+/// Totals of hostile sizes saturate instead of stopping the program.
+@Suite struct InMemoryMetricsTotalsTests {
+    @Test func totalsPastIntMaxStayAtIntMax() {
+        // Given two measurements whose sizes add up past Int.max
+        let metrics = InMemoryMetrics()
+        let huge = RequestMetric(
+            method: .get, path: "/x", start: Date(), duration: .zero, bytesSent: .max, bytesReceived: .max)
+        // When both are recorded
+        metrics.record(huge)
+        metrics.record(huge)
+        // Then the totals hold at Int.max
+        #expect(metrics.bytesSent == .max)
+        #expect(metrics.bytesReceived == .max)
+        #expect(metrics.count == 2)
+    }
+}

@@ -39,8 +39,8 @@ public final class InMemoryMetrics: MetricsSink {
         state.withLock { state in
             state.count += 1
             if metric.isFailure { state.failures += 1 }
-            state.bytesSent += metric.bytesSent
-            state.bytesReceived += metric.bytesReceived
+            state.bytesSent = state.bytesSent.addingSaturated(metric.bytesSent)
+            state.bytesReceived = state.bytesReceived.addingSaturated(metric.bytesReceived)
             if metric.servedFromCache { state.cacheHits += 1 }
             if state.window.count < windowSize {
                 state.window.append(metric.duration)
