@@ -10,8 +10,9 @@ import Foundation
 /// stored `Vary` values of secret request headers and the request identity are replaced by a
 /// digest, which matches exactly as the value did. For a ``DiskCacheStore`` the digest is keyed
 /// (HMAC-SHA256 under the store's own random key, `hmac-sha256:` and hexadecimal), so that
-/// whoever reads the folder cannot test guesses of a password against it; for a store in memory
-/// it is SHA-256 (`sha256:`). The stored URL keeps no secret at all: secret query values are
+/// entries read without that key (copied, backed up, attached to a report) cannot be used to
+/// test guesses of a password, and one store's digests say nothing about another's; for a store
+/// in memory it is SHA-256 (`sha256:`). The stored URL keeps no secret at all: secret query values are
 /// redacted and user info is dropped.
 ///
 /// No response header field whose name is secret is stored: `Set-Cookie`, `X-Auth-Token`, every

@@ -16,7 +16,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     public internal(set) var headers: HTTPHeaders
     /// The body bytes.
     public let body: Data
-    /// The URL that answered.
+    /// The URL that answered, with the values of secret query items redacted and without user
+    /// info.
     public let url: URL?
     /// When the request that got this response was sent (`request_time` of RFC 9111 §4.2.3).
     public internal(set) var requestTime: Date

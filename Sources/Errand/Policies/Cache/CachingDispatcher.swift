@@ -28,8 +28,8 @@ import Foundation
 /// stored URL has them redacted; and response fields that hand out a credential (`Set-Cookie`,
 /// `X-Auth-Token`, every name of the vocabulary) are never stored, so an answer from the store
 /// comes without them. For a ``DiskCacheStore`` the digests are keyed with the store's own
-/// random key (HMAC-SHA256), so the files cannot be used to test guesses of a credential; in
-/// memory they are SHA-256. Bodies are stored as they came; token answers are `POST`
+/// random key (HMAC-SHA256), so entry files read without that key cannot be used to test
+/// guesses of a credential; in memory they are SHA-256. Bodies are stored as they came; token answers are `POST`
 /// responses with `no-store`, which are never stored.
 ///
 /// Every entry is bound to the ``RequestIdentity`` of the request that fetched it and answers
@@ -189,12 +189,11 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         let storeClears = countingStore?.clearCount
         let requestTime = now()
         let variants = store.responses(for: key)
+        // Digested once, not once per variant: with a disk store's key it is an HMAC.
+        let storedIdentity = variants.isEmpty ? "" : secrets.identity(identity)
         let stored =
             control.noStore
-            ? nil
-            : variants.first {
-                $0.identity == secrets.identity(identity) && $0.matches(request, secrets: secrets)
-            }
+            ? nil : variants.first { $0.identity == storedIdentity && $0.matches(request, secrets: secrets) }
         if let stored {
             let age = CacheFreshness.currentAge(of: stored, now: requestTime)
             if CacheFreshness.isFresh(stored, for: control, age: age) {

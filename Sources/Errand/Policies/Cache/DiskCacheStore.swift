@@ -12,8 +12,9 @@ import Foundation
 ///   stored URLs have secrets redacted; and response fields that hand out a credential
 ///   (`Set-Cookie`, `X-Auth-Token`, …) are not stored (see `CachingDispatcher`). The key is 32
 ///   random bytes, made when the folder has none and kept in it (`digest.key`, mode 0600), so
-///   whoever reads the entries cannot test guesses of a password against them. A missing or
-///   damaged key file means a new key: entries stored for credentials then miss. Response bodies
+///   entries read without it (copied, backed up, attached to a report) cannot be used to test
+///   guesses of a password, and two stores give the same credential different digests. A
+///   missing or damaged key file means a new key: entries stored for credentials then miss. Response bodies
 ///   are stored as they came.
 /// - A file is named by a 64-bit FNV-1a hash of its key, and holds the key itself, so two keys
 ///   that hash alike never answer for each other (the newer simply replaces the older).
