@@ -11,7 +11,9 @@ import Testing
 #endif
 
 /// A writer killed with SIGKILL at random moments leaves each file it was replacing whole:
-/// a cassette, the file token store and the disk cache, 200 kills each.
+/// a cassette, the file token store and the disk cache, 200 kills each. What a kill leaves
+/// beside a file (a temporary file, holding tokens for the token file) does not outlive the next
+/// write of it nor the opening of its store, and no refresh token survives a sign-out.
 ///
 /// The writer is the `ErrandCrashWriter` executable (`Tests/CrashWriter`), built beside the tests.
 /// It writes the three files round after round, printing a `ready` line after each file; the test
@@ -29,6 +31,7 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         var random = SeededRandom(seed: 0x00E7_7A2D)
+        var leftBehind = 0
 
         for kill in 1...Self.kills {
             // When it is killed at a random moment
@@ -40,9 +43,45 @@ import Testing
             }
             .get()
 
-            // Then each file is one whole version that was written
+            // Then what the kill left is gone once the next write happened or the store opened,
+            // and each file is one whole version that was written
+            leftBehind += Self.expectNoLeftovers(folder, after: kill)
             try await Self.expectWhole(folder, after: kill)
         }
+
+        // And when the user signs out, no file in the folder holds a refresh token
+        try await FileTokenStorage(url: folder.appending(path: "tokens.json")).clear()
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            let url = folder.appending(path: name)
+            guard !url.hasDirectoryPath, let data = try? Data(contentsOf: url) else { continue }
+            #expect(!String(decoding: data, as: UTF8.self).contains("refresh-"), "\(name)")
+        }
+        // (The kills did land mid-write: a check that never met a leftover would prove nothing.)
+        #expect(leftBehind > 0)
+    }
+
+    /// Checks that at most the kill's own temporary file is beside the cassette (the writer's next
+    /// write deletes it) and that opening the token storage and the disk cache deletes theirs;
+    /// returns how many temporary files the kill left.
+    static func expectNoLeftovers(_ folder: URL, after kill: Int) -> Int {
+        // The temporary files in `folder`: those of `file`, or all of them.
+        func temporaries(in folder: URL, of file: String? = nil) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+                .filter { $0.hasPrefix(".\(file.map { "\($0)." } ?? "")") && $0.hasSuffix(".tmp") }
+        }
+        let cache = folder.appending(path: "cache")
+        let left = [
+            temporaries(in: folder, of: "cassette.har"), temporaries(in: folder, of: "tokens.json"),
+            temporaries(in: cache),
+        ]
+        #expect(left[0].count <= 1, "kill \(kill): \(left[0])")
+        _ = FileTokenStorage(url: folder.appending(path: "tokens.json"))
+        #expect(temporaries(in: folder, of: "tokens.json").isEmpty, "kill \(kill)")
+        _ = DiskCacheStore(directory: cache)
+        #expect(temporaries(in: cache).isEmpty, "kill \(kill)")
+        let key = try? Data(contentsOf: cache.appending(path: "digest.key"))
+        #expect(key == nil || key?.count == 32, "kill \(kill): the cache's key")
+        return left.reduce(0) { $0 + $1.count }
     }
 
     /// Starts the writer, waits for `lines` "ready" lines, yields `yields` times, kills it.

@@ -1,10 +1,11 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for public-key pins.
+/// SHA-256 (FIPS 180-4), for public-key pins, and HMAC-SHA256 (RFC 2104), for the keyed digests
+/// that stand in for credentials on disk.
 ///
 /// Written here because FoundationNetworking on Linux has no public hash and Errand takes no
-/// package dependencies. It hashes certificates' key info (a few hundred bytes), so clarity wins
-/// over speed.
+/// package dependencies. It hashes certificates' key info and credentials (a few hundred bytes),
+/// so clarity wins over speed.
 enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
@@ -64,6 +65,15 @@ enum SHA256 {
             }
         }
         return digest
+    }
+
+    /// The 32-byte HMAC-SHA256 of `message` under `key` (RFC 2104): without the key, nobody
+    /// can tell which message gave a digest, not even by trying guesses.
+    static func hmac(key: Data, message: Data) -> Data {
+        var block = [UInt8](key.count > 64 ? hash(key) : key)
+        block += [UInt8](repeating: 0, count: 64 - block.count)
+        let inner = hash(Data(block.map { $0 ^ 0x36 }) + message)
+        return hash(Data(block.map { $0 ^ 0x5c }) + inner)
     }
 
     private static func compress(_ state: inout [UInt32], schedule: [UInt32]) {

@@ -5,7 +5,13 @@ import Foundation
 ///
 /// Writes go to a temporary file created with mode 0600 in the same folder, which is then
 /// renamed over the old one, so a crash mid-write leaves the previous tokens intact and the
-/// secret is never readable by others, not even for a moment. Missing folders are created.
+/// secret is never readable by others, not even for a moment. Missing folders are created with
+/// mode 0700, so no other user can replace the file; folders already there are left as they are.
+/// Both modes hold whatever the process's umask. The temporary file of a write that a crash
+/// cut short holds the new pair: it is deleted by the next write, by ``clear()``, and when a
+/// storage of the file is made, so a refresh token does not outlive a sign-out. The file's size
+/// is checked before it is read: one over 1 MiB is refused unread, as a file that does not hold
+/// valid tokens.
 /// `expiresAt` is stored with full precision, so a pair reads back equal to the one written.
 ///
 /// Every storage made for one file in a process shares one session: two API clients each given
@@ -22,10 +28,11 @@ public final class FileTokenStorage: TokenStorage, LedgerKeepingTokenStorage {
     public let url: URL
     private let file: TokenFile
 
-    /// Creates a storage backed by the file at `url`.
+    /// Creates a storage backed by the file at `url`, deleting what interrupted writes left.
     public init(url: URL) {
         self.url = url
         self.file = TokenFile.shared(for: url)
+        PrivateFile.removeLeftovers(of: URL(fileURLWithPath: file.path))
     }
 
     var ledger: TokenLedger { file.ledger }
@@ -45,7 +52,7 @@ public final class FileTokenStorage: TokenStorage, LedgerKeepingTokenStorage {
         try file.change(to: tokens, newSession: true)
     }
 
-    /// Deletes the file, ending the session.
+    /// Deletes the file, and the temporary files of interrupted writes, ending the session.
     ///
     /// - Throws: `NetworkError` with code `tokenStorage` when the file cannot be deleted.
     public func clear() async throws {
@@ -97,11 +104,8 @@ final class TokenFile: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if let pair { return try body(pair) }
-        let tokens: TokenPair?
-        if FileManager.default.fileExists(atPath: path) {
-            tokens = try TokenStorageCoding.decode(try contents(), from: "the token file \(path)")
-        } else {
-            tokens = nil
+        let tokens = try contents().map { data throws(NetworkError) in
+            try TokenStorageCoding.decode(data, from: "the token file \(path)")
         }
         pair = .some(tokens)
         return try body(tokens)
@@ -117,26 +121,30 @@ final class TokenFile: @unchecked Sendable {
                 try PrivateFile.write(data, to: URL(fileURLWithPath: path))
             } catch {
                 throw TokenStorageCoding.failure(
-                    "the token file \(path) could not be written: \(error)", cause: error)
+                    "the token file \(path) could not be written: \(error.reason)", cause: error)
             }
-        } else if FileManager.default.fileExists(atPath: path) {
+        } else {
             do {
-                try FileManager.default.removeItem(atPath: path)
+                try PrivateFile.remove(URL(fileURLWithPath: path))
             } catch {
                 throw TokenStorageCoding.failure(
-                    "the token file \(path) could not be deleted: \(error)", cause: error)
+                    "the token file \(path) could not be deleted: \(error.reason)", cause: error)
             }
         }
         pair = .some(tokens)
         if newSession { ledger.advance() } else { ledger.touch() }
     }
 
-    private func contents() throws(NetworkError) -> Data {
+    /// The most bytes a token file may hold: a pair of even very large tokens fits many times.
+    static let byteLimit = 1 << 20
+
+    /// The file's bytes, or `nil` when there is no file; a file over ``byteLimit`` is not read.
+    private func contents() throws(NetworkError) -> Data? {
         do {
-            return try Data(contentsOf: URL(fileURLWithPath: path))
+            return try PrivateFile.read(URL(fileURLWithPath: path), limit: Self.byteLimit)
         } catch {
             throw TokenStorageCoding.failure(
-                "the token file \(path) could not be read: \(error)", cause: error)
+                "the token file \(path) could not be read: \(error.reason)", cause: error)
         }
     }
 

@@ -16,7 +16,8 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     public internal(set) var headers: HTTPHeaders
     /// The body bytes.
     public let body: Data
-    /// The URL that answered.
+    /// The URL that answered, with the values of secret query items redacted and without user
+    /// info.
     public let url: URL?
     /// When the request that got this response was sent (`request_time` of RFC 9111 §4.2.3).
     public internal(set) var requestTime: Date
@@ -24,10 +25,13 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     public internal(set) var responseTime: Date
     /// The values of the request header fields that the response's `Vary` names, by lower-cased
     /// name; a name whose field the request did not have is absent. The value of a secret field
-    /// (`Authorization`, `Cookie`, …) is kept as its digest, `sha256:` and hexadecimal.
+    /// (`Authorization`, `Cookie`, …) is kept as its digest: `hmac-sha256:` and hexadecimal,
+    /// keyed with the store's own key, for a ``DiskCacheStore``; `sha256:` and hexadecimal for a
+    /// store in memory.
     public let varyingRequestHeaders: [String: String]
     /// Whose request it answered: the ``RequestIdentity/key`` of the request that fetched it
-    /// (empty for an anonymous one). It answers only requests of the same identity.
+    /// (empty for an anonymous one), digested again with the store's key for a
+    /// ``DiskCacheStore``. It answers only requests of the same identity.
     public let identity: String
     /// What freshness needs from ``headers``, read when they are set.
     private(set) var freshness: CacheFreshness.Facts
@@ -36,10 +40,10 @@ public struct CachedResponse: Codable, Hashable, Sendable {
 
     init(
         key: String, request: RequestData, identity: RequestIdentity, response: NetworkResponse,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, secrets: CacheSecrets = .unkeyed
     ) {
         self.key = key
-        self.identity = identity.key
+        self.identity = secrets.identity(identity)
         self.method = request.method
         self.statusCode = response.statusCode
         self.headers = Self.storable(response.headers)
@@ -52,7 +56,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         if !varyNames.isEmpty {
             let requestHeaders = request.effectiveHeaders
             for name in varyNames where name != "*" {
-                if let value = CacheSecrets.varyingValue(
+                if let value = secrets.varyingValue(
                     Self.normalizedValue(of: name, in: requestHeaders), of: name)
                 {
                     varying[name] = value
@@ -72,13 +76,14 @@ public struct CachedResponse: Codable, Hashable, Sendable {
 
     /// Whether this stored response may answer `request`: the method allows it, and every request
     /// field that `Vary` names has the value it had (RFC 9111 §4.1). `Vary: *` never matches.
-    func matches(_ request: RequestData) -> Bool {
+    /// `secrets` must be those the entry was made with.
+    func matches(_ request: RequestData, secrets: CacheSecrets = .unkeyed) -> Bool {
         guard method == request.method || (method == .get && request.method == .head) else { return false }
         guard !varyNames.isEmpty else { return true }
         let requestHeaders = request.effectiveHeaders
         for name in varyNames {
             if name == "*" { return false }
-            let value = CacheSecrets.varyingValue(
+            let value = secrets.varyingValue(
                 Self.normalizedValue(of: name, in: requestHeaders), of: name)
             if value != varyingRequestHeaders[name] {
                 return false
@@ -139,13 +144,14 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
-    /// `headers` without the hop-by-hop fields a cache does not store (RFC 9111 §3.1).
-    private static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
+    /// `headers` without the hop-by-hop fields a cache does not store (RFC 9111 §3.1), nor those
+    /// that hand out a credential (`Set-Cookie`, `X-Auth-Token`, …; see `CacheSecrets`).
+    static func storable(_ headers: HTTPHeaders) -> HTTPHeaders {
         let nominated = headers.values(for: "Connection").flatMap { $0.split(separator: ",") }
             .map { String($0).trimmingWhitespace() }
         let kept = headers.fields.filter { field in
             !hopByHopNames.contains { field.name.caseInsensitiveEquals($0) }
-                && !CacheSecrets.unstoredHeaders.contains { field.name.caseInsensitiveEquals($0) }
+                && !CacheSecrets.isUnstored(field.name)
                 && !nominated.contains { field.name.caseInsensitiveEquals($0) }
         }
         return kept.count == headers.fields.count ? headers : HTTPHeaders(kept)
@@ -178,15 +184,17 @@ extension CachedResponse {
         method = HTTPMethod(rawValue: try container.decode(String.self, forKey: .method))
         statusCode = try container.decode(Int.self, forKey: .statusCode)
         let pairs = try container.decode([[String]].self, forKey: .headers)
-        headers = HTTPHeaders(
-            try pairs.map { pair in
-                guard pair.count == 2 else {
-                    throw DecodingError.dataCorruptedError(
-                        forKey: .headers, in: container,
-                        debugDescription: "a header is not a name and a value")
-                }
-                return HTTPHeaders.Field(name: pair[0], value: pair[1])
-            })
+        // An entry written before secret fields were dropped hands none of them out.
+        headers = Self.storable(
+            HTTPHeaders(
+                try pairs.map { pair in
+                    guard pair.count == 2 else {
+                        throw DecodingError.dataCorruptedError(
+                            forKey: .headers, in: container,
+                            debugDescription: "a header is not a name and a value")
+                    }
+                    return HTTPHeaders.Field(name: pair[0], value: pair[1])
+                }))
         body = try container.decode(Data.self, forKey: .body)
         url = try container.decodeIfPresent(URL.self, forKey: .url)
         requestTime = try container.decode(Date.self, forKey: .requestTime)

@@ -9,8 +9,8 @@ extension CachingDispatcher {
     /// The methods that do not change anything on the server (RFC 9110 §9.2.1).
     static let safeMethods: Set<HTTPMethod> = [.get, .head, .options, "TRACE"]
 
-    /// The cache key of `request`: its URL without the method, or `nil` when it has none; the
-    /// values of secret query items are digested (see `CacheSecrets`).
+    /// The cache key of `request`: its URL without the method, or `nil` when it has none; its
+    /// user info and the values of secret query items are digested (see `CacheSecrets`).
     func cacheKey(for request: RequestData) -> String? {
         // An absolute path ignores the base; a relative one with no base URL known is keyed as
         // the request describes it, under `relative://`.
@@ -18,7 +18,7 @@ extension CachingDispatcher {
         func make() -> String? {
             (try? WireURL.string(
                 path: request.path, base: keyBase ?? Self.relativeOrigin, query: request.query))
-                .map(CacheSecrets.key)
+                .map { secrets.key($0) }
         }
         guard request.query.isEmpty, !request.path.hasQueryOrFragment else { return make() }
         return keys.value(for: request.path, otherwise: make)
@@ -91,19 +91,22 @@ extension CachingDispatcher {
         else { return }
         store.removeResponses(for: key)
         for name in ["Location", "Content-Location"] {
-            guard let value = response.headers[name], let target = Self.sameOriginKey(value, relativeTo: key)
+            guard let value = response.headers[name], let target = sameOriginKey(value, relativeTo: key)
             else { continue }
             store.removeResponses(for: target)
         }
     }
 
     /// The cache key of `reference` resolved against `key`, when it has the same origin.
-    private static func sameOriginKey(_ reference: String, relativeTo key: String) -> String? {
+    private func sameOriginKey(_ reference: String, relativeTo key: String) -> String? {
         guard let base = URL(string: key), let target = URL(string: reference, relativeTo: base)?.absoluteURL,
             target.scheme?.lowercased() == base.scheme?.lowercased(),
             target.host?.lowercased() == base.host?.lowercased(), target.port == base.port
         else { return nil }
-        return (try? WireURL.string(path: target.absoluteString, baseURL: nil, query: [])).map(
-            CacheSecrets.key)
+        // A relative reference inherits the key's user info, which is a digest already.
+        let inherited = base.user != nil && target.user == base.user && target.password == base.password
+        return (try? WireURL.string(path: target.absoluteString, baseURL: nil, query: [])).map {
+            secrets.key($0, hasKeyedUserInfo: inherited)
+        }
     }
 }

@@ -23,9 +23,13 @@ import Foundation
 /// ``URLSessionDispatcher``; else a relative path is keyed as written, with its query.
 ///
 /// No credential reaches the store: secret query values (names of ``SecretVocabulary/default``,
-/// such as `access_token`) stand in the key and the stored URL as their SHA-256 digest, so do
-/// the stored `Vary` values of secret headers (`Authorization`, `Cookie`, `X-Api-Key`, …), and
-/// `Set-Cookie` is never stored. Bodies are stored as they came; token answers are `POST`
+/// such as `access_token`) and a URL's user info stand in the key as their digest, so do the
+/// stored `Vary` values of secret headers (`Authorization`, `Cookie`, `X-Api-Key`, …); the
+/// stored URL has them redacted; and response fields that hand out a credential (`Set-Cookie`,
+/// `X-Auth-Token`, every name of the vocabulary) are never stored, so an answer from the store
+/// comes without them. For a ``DiskCacheStore`` the digests are keyed with the store's own
+/// random key (HMAC-SHA256), so entry files read without that key cannot be used to test
+/// guesses of a credential; in memory they are SHA-256. Bodies are stored as they came; token answers are `POST`
 /// responses with `no-store`, which are never stored.
 ///
 /// Every entry is bound to the ``RequestIdentity`` of the request that fetched it and answers
@@ -60,6 +64,8 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     let clears = Locked<UInt64>(0)
     /// The store, when it counts its own clears: emptying it then voids misses as ``clear()`` does.
     let countingStore: (any ClearCountingCacheStore)?
+    /// How credentials are digested for the store: with a ``DiskCacheStore``'s key, if it is one.
+    let secrets: CacheSecrets
 
     /// Creates a caching dispatcher.
     ///
@@ -79,6 +85,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.keyBase = self.baseURL.map(WireURL.Base.init)
         self.memoryLimit = (store as? MemoryCacheStore)?.byteLimit
         self.countingStore = store as? any ClearCountingCacheStore
+        self.secrets = (store as? DiskCacheStore)?.secrets ?? .unkeyed
         self.stamper = SessionStamper(below: base)
         self.now = now
     }
@@ -182,8 +189,11 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         let storeClears = countingStore?.clearCount
         let requestTime = now()
         let variants = store.responses(for: key)
+        // Digested once, not once per variant: with a disk store's key it is an HMAC.
+        let storedIdentity = variants.isEmpty ? "" : secrets.identity(identity)
         let stored =
-            control.noStore ? nil : variants.first { $0.identity == identity.key && $0.matches(request) }
+            control.noStore
+            ? nil : variants.first { $0.identity == storedIdentity && $0.matches(request, secrets: secrets) }
         if let stored {
             let age = CacheFreshness.currentAge(of: stored, now: requestTime)
             if CacheFreshness.isFresh(stored, for: control, age: age) {
@@ -221,7 +231,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
             }
             let entry = CachedResponse(
                 key: miss.key, request: request, identity: miss.identity, response: response,
-                requestTime: miss.requestTime, responseTime: responseTime)
+                requestTime: miss.requestTime, responseTime: responseTime, secrets: secrets)
             save(entry, among: miss.variants, for: miss)
         }
         return response

@@ -3,21 +3,28 @@ import Foundation
 
 /// A ``CacheStore`` in a folder, one file per cache key, bounded in bytes, surviving restarts.
 ///
-/// - The folder is created readable by its owner only (mode 0700), and each file is written
-///   with mode 0600, to a temporary name and renamed into place, so a crash mid-write leaves the
-///   previous file whole.
-/// - No credential is written: the cache keys and stored URLs carry a SHA-256 digest in place
-///   of secret query values, stored `Vary` values of `Authorization`, `Cookie` and the like are
-///   digests, and `Set-Cookie` is not stored (see `CachingDispatcher`). Response bodies are
-///   stored as they came.
+/// - The folder, and any folder above it that is missing, is created readable by its owner only
+///   (mode 0700), and each file is written with mode 0600, whatever the process's umask, to a
+///   temporary name and renamed into place, so a crash mid-write leaves the previous file whole.
+/// - No credential is written: the cache keys and stored `Vary` values carry a keyed digest
+///   (HMAC-SHA256) in place of secret query values, URL user info and the values of
+///   `Authorization`, `Cookie` and the like; entries name their request identity the same way;
+///   stored URLs have secrets redacted; and response fields that hand out a credential
+///   (`Set-Cookie`, `X-Auth-Token`, …) are not stored (see `CachingDispatcher`). The key is 32
+///   random bytes, made when the folder has none and kept in it (`digest.key`, mode 0600), so
+///   entries read without it (copied, backed up, attached to a report) cannot be used to test
+///   guesses of a password, and two stores give the same credential different digests. A
+///   missing or damaged key file means a new key: entries stored for credentials then miss. Response bodies
+///   are stored as they came.
 /// - A file is named by a 64-bit FNV-1a hash of its key, and holds the key itself, so two keys
 ///   that hash alike never answer for each other (the newer simply replaces the older).
-/// - A file that cannot be read or decoded (truncated, corrupt, from another version) is deleted
+/// - A file's size is checked before it is read: one over the byte limit is deleted unread. A
+///   file that cannot be read or decoded (truncated, corrupt, from another version) is deleted
 ///   and counts as a miss: never an error, never a crash.
 /// - Over the byte limit, the least recently used files go first: used in this process, or by
 ///   modification time for files found when the store was opened.
-/// - Temporary files that a process killed mid-write left behind are deleted when the store
-///   first reads its folder, once they are ten minutes old.
+/// - Temporary files that a process killed mid-write left behind are deleted when a store
+///   opens the folder and when it is emptied.
 ///
 /// Write failures (a full disk) leave the response unstored and are otherwise silent: a cache
 /// that cannot keep something is still correct. `Sendable`: its index is behind a lock, and
@@ -38,9 +45,15 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
     /// How many times ``removeAll()`` ran; changed and read only under the index's lock.
     private let clears = Locked<UInt64>(0)
 
+    /// How the store's credentials are digested: with the key kept in its folder.
+    let secrets: CacheSecrets
+
     static let fileExtension = "cacheentry"
 
     /// Creates a store in `directory`, which is created when it is missing.
+    ///
+    /// The folder's digest key is read (or made), and temporary files that interrupted writes
+    /// left are deleted.
     ///
     /// - Parameters:
     ///   - directory: The folder for the files; give each signed-in user or each purpose its own.
@@ -51,6 +64,9 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
         self.directory = directory
         self.byteLimit = byteLimit
         self.now = now
+        try? PrivateFile.createFolder(directory)
+        PrivateFile.removeLeftovers(in: directory, now: now(), of: Self.isStoreFile)
+        self.secrets = CacheSecrets(key: Self.digestKey(in: directory))
     }
 
     /// The responses stored under `key`; a file that cannot be read is deleted and counts as none.
@@ -62,11 +78,12 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
         return withIndex { index in
             guard index[name] != nil else { return [] }
             let url = directory.appending(path: name)
-            guard let data = try? Data(contentsOf: url),
+            // A file over the limit is refused unread: it could be of any size.
+            guard let data = try? PrivateFile.read(url, limit: byteLimit),
                 let file = try? JSONDecoder().decode(File.self, from: data),
                 file.key == key
             else {
-                // A corrupt entry, or another key with the same hash: drop it.
+                // Too large, corrupt, or another key with the same hash: drop it.
                 try? FileManager.default.removeItem(at: url)
                 index[name] = nil
                 return []
@@ -112,7 +129,8 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
                 index[oldest.key] = nil
                 total -= oldest.value.byteCount
             }
-            guard (try? PrivateFile.write(data, to: url)) != nil else {
+            // The folder's leftovers were swept when it was opened: no need to list it again.
+            guard (try? PrivateFile.write(data, to: url, removingLeftovers: false)) != nil else {
                 try? FileManager.default.removeItem(at: url)
                 return
             }
@@ -127,13 +145,15 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
         store([], for: key)
     }
 
-    /// Removes every file of the store (other files in the folder are left alone); what a
-    /// ``CachingDispatcher``'s misses in flight fetch is not stored.
+    /// Removes every file of the store, and the temporary files of interrupted writes (other
+    /// files in the folder, and the digest key, are left alone); what a ``CachingDispatcher``'s
+    /// misses in flight fetch is not stored.
     public func removeAll() {
         withIndex { index in
             for name in index.keys {
                 try? FileManager.default.removeItem(at: directory.appending(path: name))
             }
+            PrivateFile.removeLeftovers(in: directory, now: now(), of: Self.isStoreFile)
             index = [:]
             clears.withLock { $0 &+= 1 }
         }
@@ -153,34 +173,29 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
         }
     }
 
-    /// The files already in the folder, creating it (mode 0700) when it is missing.
+    /// The entry files already in the folder; those over the byte limit are deleted unread.
     private func scanDirectory() -> [String: Entry] {
         let manager = FileManager.default
-        try? manager.createDirectory(
-            at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try? PrivateFile.createFolder(directory)
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
         let urls = (try? manager.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
         var index: [String: Entry] = [:]
-        let staleBefore = now().addingTimeInterval(-Self.abandonedWriteAge)
-        for url in urls {
+        for url in urls where url.pathExtension == Self.fileExtension {
             let values = try? url.resourceValues(forKeys: Set(keys))
-            let modified = values?.contentModificationDate ?? .distantPast
-            if url.pathExtension == Self.fileExtension {
-                index[url.lastPathComponent] = Entry(byteCount: values?.fileSize ?? 0, lastUse: modified)
-            } else if Self.isTemporaryEntry(url.lastPathComponent), modified < staleBefore {
-                // Left by a process that died mid-write; a younger one may still be renamed.
+            let size = values?.fileSize ?? 0
+            guard size <= byteLimit else {
                 try? manager.removeItem(at: url)
+                continue
             }
+            index[url.lastPathComponent] = Entry(
+                byteCount: size, lastUse: values?.contentModificationDate ?? .distantPast)
         }
         return index
     }
 
-    /// How old, in seconds, a temporary file must be before it counts as abandoned.
-    static let abandonedWriteAge: TimeInterval = 600
-
-    /// Whether `name` is one of this store's files being written (`.<entry>.<UUID>.tmp`).
-    static func isTemporaryEntry(_ name: String) -> Bool {
-        name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(".\(fileExtension).")
+    /// Whether `name` is one of the store's own files: an entry, or the digest key.
+    static func isStoreFile(_ name: String) -> Bool {
+        name.hasSuffix("." + fileExtension) || name == keyFileName
     }
 
     /// The file name for `key`: its FNV-1a hash in hexadecimal.

@@ -1,12 +1,5 @@
+import Errand
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Musl)
-    import Musl
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 
 extension HAR {
     /// The bytes of this archive as a strict, deterministic HAR 1.2 file.
@@ -37,7 +30,8 @@ extension HAR {
     ///
     /// The bytes go to a temporary file in the same folder, which is flushed and then renamed
     /// over the destination, so a failed or interrupted write leaves any previous file whole.
-    /// Missing folders are created.
+    /// The file is readable by its owner only (mode 0600), and missing folders are created with
+    /// mode 0700, whatever the process's umask; folders already there are left as they are.
     ///
     /// - Parameters:
     ///   - url: Where to write.
@@ -57,42 +51,26 @@ extension HAR {
     }
 }
 
-/// Writes a file by way of a temporary file and a rename.
+/// Writes cassettes and flight recordings through Errand's one private-file writer.
 enum HARFileWriter {
-    /// Writes `data` to `url` atomically.
+    /// Writes `data` to `url` atomically, mode 0600 in folders made 0700, whatever the umask.
+    ///
+    /// The temporary files earlier writes of `url` left when they were cut short are deleted.
     ///
     /// - Parameters:
     ///   - data: The bytes to write.
     ///   - url: The destination.
     ///   - beforeReplacing: Called with the temporary file once it is complete and flushed,
     ///     just before it replaces the destination; a test looks at the files there.
+    /// - Throws: ``HARError`` with ``HARError/Code/fileUnwritable``, naming the file, when it
+    ///   cannot be written; any previous file is then whole.
     static func write(
         _ data: Data, to url: URL, beforeReplacing: (_ temporary: URL) throws -> Void = { _ in }
     ) throws(HARError) {
-        let folder = url.deletingLastPathComponent()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            try data.write(to: temporary)
-            let handle = try FileHandle(forWritingTo: temporary)
-            defer { try? handle.close() }
-            try handle.synchronize()
-            try beforeReplacing(temporary)
-        } catch let error as CocoaError {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HARError(
-                code: .fileUnwritable, file: url, reason: "the file cannot be written", underlyingError: error
-            )
+            try PrivateFile.write(data, to: url, beforeReplacing: beforeReplacing)
         } catch {
-            try? FileManager.default.removeItem(at: temporary)
-            throw HARError(code: .fileUnwritable, file: url, reason: "the file cannot be written (\(error))")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw HARError(
-                code: .fileUnwritable, file: url,
-                reason: "the new file cannot replace the old one (\(reason))")
+            throw HARError(code: .fileUnwritable, file: url, reason: error.reason, underlyingError: error)
         }
     }
 }
