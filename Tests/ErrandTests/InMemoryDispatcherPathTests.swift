@@ -95,7 +95,7 @@ import Testing
 
 /// An unreadable path's error never quotes the URL's credentials.
 @Suite struct InMemoryDispatcherUnreadablePathTests {
-    @Test(arguments: ["https://ada:S3cretPw9@/x", "https://ada:S3cretPw9@ho st/x?api_key=K3y"])
+    @Test(arguments: ["https://ada:S3cretPw9@ho st/x?api_key=K3y"])
     func theErrorHidesTheUserInfoOfAnUnreadableURL(path: String) async throws {
         // Given a dispatcher and a request whose absolute URL has no readable host
         let dispatcher = InMemoryDispatcher()

@@ -57,6 +57,31 @@ import Testing
         #expect(other.cacheStatus == .network)
     }
 
+    @Test func aKeyQueryItemAndUserInfoAreNotWrittenYetTellUsersApart() async throws {
+        // Given a disk cache, and reads whose credential is a `key` query item or URL user info
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = InMemoryDispatcher()
+        server.stub(.get, "https://api.test/maps", response: Self.fresh)
+        let cache = server.caching(DiskCacheStore(directory: folder))
+
+        // When each is fetched twice
+        for _ in 0..<2 {
+            _ = try await cache.dispatch(.get("https://api.test/maps?key=AIzaKey-secret-4"))
+            _ = try await cache.dispatch(.get("https://ada:userinfo-secret-5@api.test/maps"))
+        }
+
+        // Then the second reads came from the store, and no file holds either secret
+        #expect(server.receivedRequests.count == 2)
+        let written = try Self.written(under: folder)
+        for secret in ["AIzaKey-secret-4", "userinfo-secret-5"] {
+            #expect(!written.contains(secret), "\(secret) was written")
+        }
+        // And another key is another entry
+        let other = try await cache.dispatch(.get("https://api.test/maps?key=AIzaKey-secret-6"))
+        #expect(other.cacheStatus == .network)
+    }
+
     @Test func aLocationWithASecretQueryInvalidatesTheEntryItNames() async throws {
         // Given a stored answer to a URL with a token in its query
         let server = InMemoryDispatcher()

@@ -67,7 +67,8 @@ struct CacheSecrets: Sendable {
             .map { piece -> Substring in
                 guard let equals = piece.firstIndex(of: "=") else { return piece }
                 let name = piece[..<equals]
-                guard Self.vocabulary.matches(String(name).removingPercentEncoding ?? String(name)) else {
+                guard Self.vocabulary.matchesQueryItem(String(name).removingPercentEncoding ?? String(name))
+                else {
                     return piece
                 }
                 let value = String(piece[piece.index(after: equals)...])
@@ -80,11 +81,9 @@ struct CacheSecrets: Sendable {
 
     /// `url` with the `user:password@` of its authority replaced by their digest.
     private func digestingUserInfo(of url: String) -> String {
-        guard let scheme = url.range(of: "://") else { return url }
-        let authority = url[scheme.upperBound...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
-        guard let at = authority.lastIndex(of: "@") else { return url }
-        let userInfo = authority[..<at]
-        return String(url[..<userInfo.startIndex]) + digest("user " + userInfo) + String(url[at...])
+        guard let userInfo = SecretVocabulary.userInfo(inURL: url) else { return url }
+        return String(url[..<userInfo.lowerBound]) + digest("user " + url[userInfo])
+            + String(url[userInfo.upperBound...])
     }
 
     /// The value of request header `name` as a stored `Vary` value: digested when it is secret.

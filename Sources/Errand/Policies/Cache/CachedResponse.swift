@@ -104,7 +104,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
         -> NetworkResponse
     {
         var headers = headers
-        headers.set("Age", String(Int(min(max(age, 0), Double(CacheControl.maximumSeconds)))))
+        headers.set("Age", String(Int.saturating(age, within: 0...CacheControl.maximumSeconds)))
         return NetworkResponse(
             statusCode: statusCode, headers: headers, body: request.method == .head ? Data() : body, url: url,
             request: request, cacheStatus: status)

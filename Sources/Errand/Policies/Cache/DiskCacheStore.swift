@@ -121,7 +121,7 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
                 return
             }
             index[name] = nil
-            var total = index.values.reduce(0) { $0 + $1.byteCount }
+            var total = index.values.reduce(0) { $0.addingSaturated($1.byteCount) }
             while total + data.count > byteLimit,
                 let oldest = index.min(by: { $0.value.lastUse < $1.value.lastUse })
             {
@@ -161,7 +161,7 @@ public final class DiskCacheStore: CacheStore, ClearCountingCacheStore {
 
     /// The bytes the files take now.
     public var byteCount: Int {
-        withIndex { index in index.values.reduce(0) { $0 + $1.byteCount } }
+        withIndex { index in index.values.reduce(0) { $0.addingSaturated($1.byteCount) } }
     }
 
     /// Runs `body` on the index, reading the folder first when it has not been read.
