@@ -107,7 +107,8 @@ struct CacheLiveTests {
         #expect(secondTransport.count == 0)
         // And when the file is corrupted, the next one goes to the server instead of failing
         let files = try FileManager.default.contentsOfDirectory(
-            at: directory, includingPropertiesForKeys: nil)
+            at: directory, includingPropertiesForKeys: nil
+        ).filter { $0.pathExtension == "cacheentry" }
         #expect(files.count == 1)
         for file in files { try Data("not json".utf8).write(to: file) }
         let (third, thirdTransport) = try Self.stack(DiskCacheStore(directory: directory))
