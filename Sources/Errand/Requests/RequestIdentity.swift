@@ -11,7 +11,7 @@ import Foundation
 /// in ``RequestData/query``) whose name ``SecretVocabulary/default`` hides, its query-only names
 /// included: `Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `X-Auth-Token`,
 /// `access_token`, `key`, … in any spelling. They are kept only as a SHA-256 digest, so an
-/// identity can be stored (a ``DiskCacheStore`` does) without holding a secret. The session is the one a policy beneath will sign the request in (``RequestData``
+/// identity can be stored (a ``DiskCacheStore`` keeps a keyed digest of it) without holding a secret. The session is the one a policy beneath will sign the request in (``RequestData``
 /// carries it once a cache, coalescer, retry or queue in front of an ``AuthenticatingDispatcher``
 /// stamped it): random per sign-in, so it names no user and never matches a later launch.
 ///

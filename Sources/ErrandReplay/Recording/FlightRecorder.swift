@@ -160,7 +160,8 @@ public final class FlightRecorder: Sendable {
     /// Declared with untyped `throws` so that `catch let error as NetworkError` compiles
     /// everywhere; `NetworkError` is the only error thrown.
     ///
-    /// - Parameter url: Where to write; missing folders are created.
+    /// - Parameter url: Where to write, as a mode-0600 file; missing folders are created at
+    ///   mode 0700, whatever the umask.
     /// - Throws: `NetworkError` with code `cassette` when the file cannot be written, with the
     ///   `HARError` as its underlying error.
     public func write(to url: URL) throws {
