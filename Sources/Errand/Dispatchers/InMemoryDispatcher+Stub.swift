@@ -115,7 +115,8 @@ extension RequestData {
             return try StubTarget(self)
         } catch {
             throw NetworkError(
-                code: .invalidRequest, message: "The path \(Self.shownRedacted(path)) cannot be sent: \(error.reason).",
+                code: .invalidRequest,
+                message: "The path \(Self.shownRedacted(path)) cannot be sent: \(error.reason).",
                 request: self)
         }
     }
