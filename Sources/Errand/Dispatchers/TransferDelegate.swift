@@ -13,7 +13,8 @@ import Foundation
 ///
 /// On Linux the session raises its events on its own thread (see ``InlineDelegateQueue``): the
 /// response and each chunk of the body are counted there, at once, and a redirect is answered
-/// there (it only checks the pins); everything that can reach the caller's code or wait for the
+/// there (it checks the pins and withholds credentials from another origin, see
+/// ``RedirectCredentials``); everything that can reach the caller's code or wait for the
 /// session (the outcome, a failure at the size limit, progress, challenges) goes on through one
 /// serial queue, in the order the events came. So a request costs one hop instead of one per
 /// event, and a body is counted as fast as it arrives.
@@ -90,7 +91,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
                 return
             }
         #endif
-        completionHandler(request)
+        completionHandler(RedirectCredentials.withheld(from: request, after: task.originalRequest?.url))
     }
 
     func urlSession(

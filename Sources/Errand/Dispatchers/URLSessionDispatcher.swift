@@ -13,7 +13,12 @@ import Foundation
 /// by the system (which on Linux can wait forever). By default the dispatcher has its own
 /// ephemeral session that keeps no cookies and no URL cache (see ``defaultConfiguration()``).
 ///
-/// Redirects are followed; gzip and deflate bodies arrive decompressed. A body over
+/// Redirects are followed, and credentials follow them only within the request's origin: a
+/// redirect to another scheme, host or port is sent without the headers
+/// ``SecretVocabulary/default`` names (`Authorization`, `Cookie`, `X-API-Key`, …) and without
+/// the original URL's user info; the location's own query is sent as the server wrote it. (On a
+/// session you pass in, its delegate decides redirects.) Gzip and deflate bodies arrive
+/// decompressed. A body over
 /// ``maximumResponseSize`` fails with `responseTooLarge` as soon as the limit is crossed.
 ///
 /// Upload and download progress are reported for requests sent with
@@ -81,8 +86,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
 
     /// Creates a dispatcher that sends through a session you own.
     ///
-    /// The deadline still holds. The 401 challenge handling is whatever your session's delegate
-    /// does. Requests that ask for progress go through a second session, made with a copy of
+    /// The deadline still holds. The 401 challenge handling, and what a redirect to another
+    /// origin carries, are whatever your session's delegate does. Requests that ask for progress go through a second session, made with a copy of
     /// your session's configuration and a delegate of the dispatcher's own.
     ///
     /// Your session hands over the body only when it is complete, so the maximum response size
