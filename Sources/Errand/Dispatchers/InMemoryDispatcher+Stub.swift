@@ -42,9 +42,11 @@ extension InMemoryDispatcher {
             self.whenExhausted = whenExhausted
         }
 
-        /// The method and path, with a note when it has a matcher.
+        /// The method and path, with a note when it has a matcher: on one line, escaped, the
+        /// path's secret query values and user info shown as the placeholder.
         public var description: String {
-            "\(method) \(path)" + (matcher == nil ? "" : " (with a matcher)")
+            let shownPath = RequestData.descriptionVocabulary.redactingQuery(ofURL: path)
+            return "\(method) \(EscapedText.line(shownPath))" + (matcher == nil ? "" : " (with a matcher)")
         }
     }
 }

@@ -28,9 +28,12 @@ package struct JSONSecretRedactor {
 
     /// Whether a body sent or received without a content type reads as JSON: its first byte
     /// after any whitespace opens an object or an array. Such a body is redacted as JSON, so that
-    /// a client that forgot `Content-Type` does not have its secrets kept in clear.
+    /// a client that forgot `Content-Type` does not have its secrets kept in clear. A UTF-8
+    /// byte order mark before it is skipped, as JSON readers skip it.
     package static func looksLikeJSON(_ body: Data) -> Bool {
-        for byte in body where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
+        let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let text = body.starts(with: bom) ? body.dropFirst(bom.count) : body[...]
+        for byte in text where !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D) {
             return byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
         }
         return false

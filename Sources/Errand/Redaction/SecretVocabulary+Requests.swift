@@ -75,17 +75,34 @@ extension SecretVocabulary {
             }
         }
         for item in request.query where matchesQueryItem(item.name) { add(item.value) }
-        if let mark = request.path.firstIndex(of: "?") {
-            let query = request.path[request.path.index(after: mark)...].prefix { $0 != "#" }
+        secretValues(ofURL: request.path).forEach(add)
+        if let body = request.body?.data {
+            redactedBodyAndSecrets(body, contentType: headers["Content-Type"])?.secrets.forEach(add)
+        }
+        return values
+    }
+
+    /// The values of a URL (or a path with a query) that this vocabulary hides: its secret query
+    /// values, decoded, and its user info (see ``secretValues(ofUserInfo:)``) when
+    /// ``hidesUserInfo``. Empty values are left out.
+    ///
+    /// - Parameter url: The URL or path, as written.
+    /// - Returns: The values to hide wherever they are echoed.
+    func secretValues(ofURL url: String) -> Set<String> {
+        guard !isEmpty else { return [] }
+        var values: Set<String> = []
+        func add(_ value: String?) {
+            guard let value, !value.isEmpty, value != placeholder else { return }
+            values.insert(value)
+        }
+        if let mark = url.firstIndex(of: "?") {
+            let query = url[url.index(after: mark)...].prefix { $0 != "#" }
             for item in PercentEncoding.queryItems(in: String(query)) where matchesQueryItem(item.name) {
                 add(item.value)
             }
         }
-        if hidesUserInfo, let range = Self.userInfo(inURL: request.path) {
-            Self.secretValues(ofUserInfo: request.path[range]).forEach(add)
-        }
-        if let body = request.body?.data {
-            redactedBodyAndSecrets(body, contentType: headers["Content-Type"])?.secrets.forEach(add)
+        if hidesUserInfo, let range = Self.userInfo(inURL: url) {
+            Self.secretValues(ofUserInfo: url[range]).forEach(add)
         }
         return values
     }

@@ -106,9 +106,16 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
         fields.makeIterator()
     }
 
-    /// The fields as `Name: value` lines.
+    /// The fields as `Name: value` lines, each escaped onto its one line, and the values of
+    /// secret headers (those ``SecretVocabulary/default`` names, such as `Authorization` and
+    /// `Cookie`) shown as its placeholder.
     public var description: String {
-        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+        let vocabulary = RequestData.descriptionVocabulary
+        return fields.map { field in
+            let value = vocabulary.matches(field.name) ? vocabulary.placeholder : field.value
+            return EscapedText.line("\(field.name): \(value)")
+        }
+        .joined(separator: "\n")
     }
 
     /// Two lists are equal when they hold the same names (ignoring case) and values in the same order.

@@ -18,8 +18,8 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         self.rawValue = value
     }
 
-    /// The method token.
-    public var description: String { rawValue }
+    /// The method token, escaped: a token made from text that is not one cannot break a line.
+    public var description: String { EscapedText.line(rawValue) }
 
     /// `GET`.
     public static let get = HTTPMethod(rawValue: "GET")

@@ -113,8 +113,10 @@ extension RequestData {
 
         /// The kind, content type and size, for logs.
         public var description: String {
-            if let encodingFailure { return "\(kind) body (not encodable: \(encodingFailure))" }
-            return "\(kind) body, \(contentType), \(data?.count ?? 0) bytes"
+            if let encodingFailure {
+                return "\(kind) body (not encodable: \(EscapedText.line(encodingFailure)))"
+            }
+            return "\(kind) body, \(EscapedText.line(contentType)), \(data?.count ?? 0) bytes"
         }
     }
 }

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension ReplayDispatcher {
@@ -93,13 +94,17 @@ extension ReplayDispatcher {
         /// A summary, then one line per recording never played.
         public var description: String {
             guard !unplayed.isEmpty else {
-                return "All \(recordingCount) recordings of \(cassette.path) were played."
+                return "All \(recordingCount) recordings of \(EscapedText.line(cassette.path)) were played."
             }
             var lines = [
-                "\(unplayed.count) of \(recordingCount) recordings of \(cassette.path) were never played "
+                "\(unplayed.count) of \(recordingCount) recordings of \(EscapedText.line(cassette.path)) "
+                    + "were never played "
                     + "(mode \(mode)):"
             ]
-            lines += unplayed.map { "  entry \($0.entryIndex): \($0.method) \($0.url)" }
+            lines += unplayed.map { recording in
+                let url = SecretVocabulary.default.redactingQuery(ofURL: recording.url)
+                return "  entry \(recording.entryIndex): " + EscapedText.line("\(recording.method) \(url)")
+            }
             lines.append(
                 "The test no longer sends these requests, or sends them differently. Remove them by "
                     + "recording again with \(recordingVariable)=recordAll, or send them.")

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension ReplayDispatcher {
@@ -129,8 +130,8 @@ extension ReplayDispatcher {
             Matcher("header \(name)") { $0.values(forHeader: name) == $1.values(forHeader: name) }
         }
 
-        /// The matcher's name.
-        public var description: String { name }
+        /// The matcher's name, on one line, escaped (a header name comes from the caller).
+        public var description: String { EscapedText.line(name) }
 
         /// The name, in parentheses when it joins others with `and` or `or`.
         private var grouped: String {

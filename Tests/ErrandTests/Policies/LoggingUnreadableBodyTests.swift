@@ -113,3 +113,22 @@ import Testing
         #expect(error.description.contains("<redacted>"))
     }
 }
+
+/// An untyped body behind a byte order mark is read as JSON, as JSON readers read it.
+@Suite struct LoggingMarkedBodyTests {
+    @Test func anUntypedBodyCutShortBehindAByteOrderMarkIsWithheld() async throws {
+        // Given a server that echoes what it is sent
+        let body = Data("\u{FEFF}{\"password\": \"S3cretPw9\", ".utf8)
+        let inner = InMemoryDispatcher()
+        inner.stub(.post, "/anything", response: LoggingUnreadableBodyTests.echo(of: body))
+        let sink = CapturingSink()
+        let dispatcher = inner.logging(to: sink, level: .body)
+
+        // When the body is sent without a content type
+        _ = try await dispatcher.dispatch(.post("/anything").body(.raw(body, contentType: "")))
+
+        // Then no line shows the password
+        let all = sink.texts.joined(separator: "\n")
+        #expect(!all.contains("S3cretPw9"), "\(all)")
+    }
+}

@@ -32,6 +32,6 @@ public struct ExpiredSession: Hashable, Sendable, CustomStringConvertible {
         self.ledgerSalt = ledger.salt
     }
 
-    /// `session 3 expired: <reason>`.
-    public var description: String { "session \(generation) expired: \(reason)" }
+    /// `session 3 expired: <reason>`, the reason (a refresher's error text) on one line, escaped.
+    public var description: String { "session \(generation) expired: \(EscapedText.line(reason))" }
 }

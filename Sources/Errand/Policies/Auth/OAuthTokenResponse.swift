@@ -77,7 +77,7 @@ public struct OAuthTokenResponse: Decodable, Hashable, Sendable, CustomStringCon
     /// Describes the answer without revealing the tokens.
     public var description: String {
         "OAuthTokenResponse(access: <redacted>, refresh: \(refreshToken == nil ? "none" : "<redacted>"), "
-            + "expiresIn: \(expiresIn.map { "\($0)" } ?? "unknown"), type: \(tokenType ?? "unknown"))"
+            + "expiresIn: \(expiresIn.map { "\($0)" } ?? "unknown"), type: \(tokenType.map(EscapedText.line) ?? "unknown"))"
     }
 
     /// Any key, so each field can be found under either spelling.

@@ -11,6 +11,8 @@ struct LogFormatter: Sendable {
 
     /// What the request's entries hide of it in its answer.
     struct Echoes: Sendable {
+        /// The request's secret values.
+        let secrets: Set<String>
         /// The spellings of the request's secret values; `nil` when it has none.
         let needles: EchoNeedles?
         /// Whether the answer's headers and body are withheld: the request's body could not be
@@ -22,10 +24,11 @@ struct LogFormatter: Sendable {
     /// The spellings of `request`'s secret values, to hide wherever the request's or its
     /// answer's headers and bodies repeat them; nothing at ``LogLevel/basic``, which shows neither.
     func echoes(of request: RequestData) -> Echoes {
-        guard level >= .headers else { return Echoes(needles: nil, withholdsAnswer: false) }
-        let needles = EchoNeedles(vocabulary.secretValues(of: request))
+        guard level >= .headers else { return Echoes(secrets: [], needles: nil, withholdsAnswer: false) }
+        let secrets = vocabulary.secretValues(of: request)
+        let needles = EchoNeedles(secrets)
         return Echoes(
-            needles: needles.isEmpty ? nil : needles,
+            secrets: secrets, needles: needles.isEmpty ? nil : needles,
             withholdsAnswer: vocabulary.answersMayEchoUnknownSecrets(of: request))
     }
 
@@ -57,7 +60,7 @@ struct LogFormatter: Sendable {
     func responseText(
         _ response: NetworkResponse, request: RequestData, id: Int, elapsed: Duration, hiding echoes: Echoes
     ) -> String {
-        var entry = entry(id, echoes)
+        var entry = answerEntry(id, echoes, answeredFrom: response.url)
         entry.add("←")
         entry.add("\(response.statusCode)")
         entry.add(target(of: request))
@@ -71,7 +74,7 @@ struct LogFormatter: Sendable {
     func failureText(
         _ error: NetworkError, request: RequestData, id: Int, elapsed: Duration, hiding echoes: Echoes
     ) -> String {
-        var entry = entry(id, echoes)
+        var entry = answerEntry(id, echoes, answeredFrom: error.response?.url)
         entry.add("←")
         entry.add(error.code.rawValue)
         if let status = error.statusCode { entry.add("\(status)") }
@@ -85,6 +88,19 @@ struct LogFormatter: Sendable {
 
     private func entry(_ id: Int, _ echoes: Echoes) -> LogEntryText {
         LogEntryText(id: id, hiding: echoes.needles, placeholder: vocabulary.placeholder)
+    }
+
+    /// The entry of an answer: it hides the request's secrets and those of the URL that
+    /// answered (its secret query values, `key` included, and its user info), which a server
+    /// that echoes its own URL repeats after a redirect, as flight recordings and cassettes hide
+    /// them.
+    private func answerEntry(_ id: Int, _ echoes: Echoes, answeredFrom url: URL?) -> LogEntryText {
+        guard level >= .headers, let url else { return entry(id, echoes) }
+        let answering = vocabulary.secretValues(ofURL: url.absoluteString)
+        guard !answering.isSubset(of: echoes.secrets) else { return entry(id, echoes) }
+        let needles = EchoNeedles(echoes.secrets.union(answering))
+        return LogEntryText(
+            id: id, hiding: needles.isEmpty ? nil : needles, placeholder: vocabulary.placeholder)
     }
 
     /// The method and the path with its query, secret query values redacted (in the path too).

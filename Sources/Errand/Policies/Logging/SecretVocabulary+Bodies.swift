@@ -28,6 +28,37 @@ extension SecretVocabulary {
             data: Data(), secrets: unreadableBodySecrets(body, contentType: contentType).secrets)
     }
 
+    /// A body as a file that keeps what it can of it shows it (cassettes, flight recordings):
+    /// ``redactedBodyAndSecrets(_:contentType:)``, the one path log lines take too, with the
+    /// text of a body that cannot be read as its type says kept when it can be made safe.
+    ///
+    /// Such a body keeps its bytes with every secret the lenient read found replaced by the
+    /// placeholder, when that read found them all and each is long enough to be searched for
+    /// (see ``SecretSpelling/minimumLength``); it is kept as it is when it holds none. Otherwise
+    /// the placeholder stands for the whole body. The result is the same when redacted again.
+    ///
+    /// - Parameters:
+    ///   - body: The bytes.
+    ///   - contentType: The `Content-Type` the body is sent or received with.
+    /// - Returns: The bytes to keep and every value replaced, to be searched for elsewhere.
+    package func redactedBodyKeepingText(_ body: Data, contentType: String?) -> RedactedBody {
+        if let redacted = readableRedaction(of: body, contentType: contentType) { return redacted }
+        let found = unreadableBodySecrets(body, contentType: contentType)
+        let secrets = found.secrets.filter { !$0.isEmpty && $0 != placeholder }
+        guard found.isComplete else { return RedactedBody(data: Data(placeholder.utf8), secrets: secrets) }
+        guard !secrets.isEmpty else { return RedactedBody(data: body, secrets: []) }
+        guard secrets.allSatisfy({ $0.count >= SecretSpelling.minimumLength }),
+            let text = String(data: body, encoding: .utf8)
+        else { return RedactedBody(data: Data(placeholder.utf8), secrets: secrets) }
+        let needles = EchoNeedles(Set(secrets))
+        let hidden = Data(needles.hidden(in: text, placeholder: placeholder).utf8)
+        // A spelling the placeholder itself brings back (a secret inside it) cannot be hidden.
+        guard !needles.occur(in: hidden) else {
+            return RedactedBody(data: Data(placeholder.utf8), secrets: secrets)
+        }
+        return RedactedBody(data: hidden, secrets: secrets)
+    }
+
     /// What a lenient read of a body that cannot be read as its type says finds: the values
     /// after secret names, up to where the text breaks, and whether they can be trusted to be
     /// all of its secrets.

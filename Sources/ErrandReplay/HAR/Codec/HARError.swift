@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// Why a HAR file could not be read or written, and where.
@@ -95,7 +96,7 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         var text = isWriting ? "Cannot write HAR" : "Cannot read HAR"
         if let file {
-            text += " file \(file.path)"
+            text += " file \(EscapedText.line(file.path))"
         }
         var places: [String] = []
         if let line, let column {
@@ -110,9 +111,9 @@ public struct HARError: Error, Sendable, CustomStringConvertible {
         if !places.isEmpty {
             text += " at " + places.joined(separator: ", ")
         }
-        text += ": \(reason)."
+        text += ": \(EscapedText.line(reason))."
         if let underlyingError {
-            text += " Underlying error: \(underlyingError)."
+            text += " Underlying error: \(EscapedText.line(String(describing: underlyingError)))."
         }
         return text + " " + advice
     }

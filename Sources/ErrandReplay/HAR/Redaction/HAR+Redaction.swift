@@ -25,8 +25,11 @@ extension HAR {
     ///   by a MIME type ending in `json`; the whole value is replaced, even an object), fields
     ///   of an `application/x-www-form-urlencoded` request body and its `params`, and fields of a
     ///   `multipart/form-data` body. Only the secret values change: key order, spacing and every
-    ///   other byte of the body stay as they were. A body labelled JSON that is not well-formed
-    ///   JSON is kept as it is.
+    ///   other byte of the body stay as they were. Bodies are redacted as Errand's log lines
+    ///   redact them: a body without a type that opens like JSON (after any byte order mark) is
+    ///   read as JSON; one that cannot be read as its type says (JSON cut short) is read as far
+    ///   as it goes, and keeps its text with the secret values found replaced when they are all
+    ///   found, or is replaced whole by ``placeholder`` when they may not be.
     ///
     /// After redaction, the bytes to be written are searched for every value replaced, in
     /// every spelling a server may echo it in (see `SecretSpelling`): a match in plain,

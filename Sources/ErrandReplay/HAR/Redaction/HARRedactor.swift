@@ -23,6 +23,8 @@ struct HARRedactor {
         let hidesSetCookies: Bool
         /// Whether the user info of URLs is hidden: decided once, not per URL.
         let hidesUserInfo: Bool
+        /// The vocabulary with the redaction's body keys: what bodies are redacted with.
+        let bodyVocabulary: SecretVocabulary
         /// Common header names, as servers and clients spell them, that this redaction leaves as
         /// they are: found by one exact lookup instead of a normalised one.
         let plainHeaderNames: Set<String>
@@ -39,6 +41,9 @@ struct HARRedactor {
             hidesCookies = redaction.hidesHeader("Cookie")
             hidesSetCookies = redaction.hidesHeader("Set-Cookie")
             hidesUserInfo = redaction.hidesUserInfo
+            var bodyVocabulary = redaction.vocabulary
+            for key in redaction.bodyKeys { bodyVocabulary.insert(key) }
+            self.bodyVocabulary = bodyVocabulary
         }
     }
 
@@ -216,24 +221,14 @@ struct HARRedactor {
         return result
     }
 
+    /// A body redacted by the one path log lines take (see
+    /// `SecretVocabulary.redactedBodyKeepingText(_:contentType:)`), with the body keys of this
+    /// redaction: JSON (typed, or untyped and opening like JSON), form and multipart; a body
+    /// that cannot be read as its type says keeps its text with the secrets it is read to hold
+    /// replaced, or is withheld whole.
     private mutating func redact(body: Data, mimeType: String) -> Data {
         guard rules.redaction.isEnabled, !body.isEmpty else { return body }
-        let essence = HARCaseInsensitive.key(mimeType.split(separator: ";").first.map(String.init) ?? "")
-            .trimmingCharacters(in: .whitespaces)
-        let hides = rules.redaction.hidesBodyKey
-        let result: SecretVocabulary.RedactedBody?
-        if essence.hasSuffix("json") || (essence.isEmpty && JSONSecretRedactor.looksLikeJSON(body)) {
-            // Not JSON after all (nil): keys cannot be found, so the body is kept as it is.
-            result = JSONSecretRedactor.redact(body, placeholder: placeholder, isSecret: hides)
-        } else if essence == "application/x-www-form-urlencoded", let text = HARBodyText.utf8String(body) {
-            return Data(redact(urlEncoded: Substring(text), hides: hides, plusIsSpace: true).utf8)
-        } else if let boundary = MultipartSecretRedactor.boundary(ofContentType: mimeType) {
-            result = MultipartSecretRedactor.redact(
-                body, boundary: boundary, placeholder: placeholder, isSecret: hides)
-        } else {
-            result = nil
-        }
-        guard let result else { return body }
+        let result = rules.bodyVocabulary.redactedBodyKeepingText(body, contentType: mimeType)
         for secret in result.secrets {
             _ = replace(secret)
         }
