@@ -61,7 +61,9 @@ import Testing
 
         // Then the body is the argument of `--data-raw`, which has no file meaning
         #expect(Array(arguments.suffix(2)) == ["--data-raw", body])
-        let readsFiles: Set = ["-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "-K"]
+        let readsFiles: Set = [
+            "-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "-K",
+        ]
         #expect(!arguments.contains(where: readsFiles.contains), "\(arguments)")
     }
 
