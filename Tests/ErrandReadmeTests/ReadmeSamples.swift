@@ -233,7 +233,7 @@ extension ReadmeSamples {
     static func curl() throws -> String {
         let login = RequestData.post("/login").body(.form(["user": "ann", "password": "hunter2"]))
         let command = try login.curlCommand(baseURL: URL(string: "https://api.example.com"))
-        // curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-binary 'user=ann&password=%3Credacted%3E'
+        // curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-raw 'user=ann&password=%3Credacted%3E'
         return command
     }
 }

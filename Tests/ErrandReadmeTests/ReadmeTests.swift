@@ -69,7 +69,7 @@ import Testing
         let command = try ReadmeSamples.curl()
         #expect(
             command
-                == "curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-binary 'user=ann&password=%3Credacted%3E'"
+                == "curl -X 'POST' 'https://api.example.com/login' -H 'Content-Type: application/x-www-form-urlencoded; charset=utf-8' --data-raw 'user=ann&password=%3Credacted%3E'"
         )
     }
 

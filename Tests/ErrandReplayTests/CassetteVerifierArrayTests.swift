@@ -59,4 +59,23 @@ import Testing
         // Then only the one key the second element lacks is missing
         #expect(kinds == [.keyMissing(path: "[1].na\nme")])
     }
+
+    @Test func aNullWhereEveryRecordedElementHadAValueIsReportedAtThatElement() async {
+        // Given items that all had a name, and a live answer whose second item's name is null
+        let kinds = await verify(
+            recorded: #"{"items":[{"n":"x"},{"n":"y"}]}"#,
+            live: #"{"items":[{"n":"x"},{"n":null},{"n":null}]}"#)
+        // Then the null is reported once, at the first element that has it
+        #expect(kinds == [.becameNull(path: "items[1].n")])
+    }
+
+    @Test func aNullSomeRecordedElementHadOrAllLiveOnesHaveIsReportedAsBefore() async {
+        // Given a key a recorded element already had as null, then one no live element has a value for
+        let optional = await verify(
+            recorded: #"[{"n":"x"},{"n":null}]"#, live: #"[{"n":"x"},{"n":null}]"#)
+        let allNull = await verify(recorded: #"[{"n":"x"},{"n":"y"}]"#, live: #"[{"n":null}]"#)
+        // Then the first is no change, the second one change, not two
+        #expect(optional.isEmpty)
+        #expect(allNull == [.becameNull(path: "[0].n")])
+    }
 }

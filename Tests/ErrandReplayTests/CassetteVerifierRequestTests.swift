@@ -121,7 +121,8 @@ import Testing
                   ✗ missing key users[0].address.zip
                   + added key v
                 skipped entry 1: POST https://api.example.com/users: not sent: the method is not safe \
-                and may change the server's state (opt in to send it)
+                and may change the server's state; send it with --send-entry 1 or every such entry with \
+                --allow-unsafe-methods (allowsUnsafeEntries, allowsUnsafeMethods)
                 """)
     }
 

@@ -184,5 +184,9 @@ import Testing
         let unreadable = try await Self.run(["/nonexistent/cassette.har"])
         #expect(unreadable.status == 2)
         #expect(unreadable.errors.contains("/nonexistent/cassette.har"))
+        // Said once, on one line, without a literal `\n` or the system error's dump
+        #expect(unreadable.errors.components(separatedBy: "cassette.har").count == 2, "\(unreadable.errors)")
+        #expect(unreadable.errors.split(separator: "\n").count == 1, "\(unreadable.errors)")
+        #expect(!unreadable.errors.contains(#"\n"#) && !unreadable.errors.contains("Underlying error"))
     }
 }

@@ -42,8 +42,39 @@ import Testing
         #expect(
             arguments == [
                 "-X", "POST", "https://api.example.com/x", "-H", "X-Note: \(Self.hostile)", "-H",
-                "Content-Type: text/plain", "--data-binary", Self.hostile,
+                "Content-Type: text/plain", "--data-raw", Self.hostile,
             ])
+    }
+
+    @Test(
+        .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")),
+        arguments: ["@/etc/hostname", "@-", "<\n@/etc/passwd", "@/tmp/x\u{1B}]0;t\u{07}"])
+    func aBodyStartingWithAtIsSentAsWrittenNotReadFromAFile(body: String) async throws {
+        // Given a text body that curl's `--data-binary` or `-d` would read as a file name
+        let command = try RequestData.post("https://api.example.com/a").body(.text(body))
+            .curlCommand(baseURL: nil)
+
+        // When bash runs it with a `curl` that prints its arguments
+        let printed = await Self.bash(#"curl() { for a in "$@"; do printf '%s\0' "$a"; done; }; "# + command)
+        let arguments = printed.split(separator: 0, omittingEmptySubsequences: false).dropLast()
+            .map { String(decoding: $0, as: UTF8.self) }
+
+        // Then the body is the argument of `--data-raw`, which has no file meaning
+        #expect(Array(arguments.suffix(2)) == ["--data-raw", body])
+        let readsFiles: Set = [
+            "-d", "--data", "--data-binary", "--data-urlencode", "-F", "--form", "-T", "-K",
+        ]
+        #expect(!arguments.contains(where: readsFiles.contains), "\(arguments)")
+    }
+
+    @Test func aHeaderFieldStartingWithAtIsRefused() throws {
+        // Given a header name curl's `-H` would read as a file of headers to send
+        let request = RequestData.get("https://api.example.com/a").header("@/etc/passwd", "")
+
+        // When its command is made, then it is refused, the name escaped in the message
+        let error = try #require(throws: NetworkError.self) { try request.curlCommand(baseURL: nil) }
+        #expect(error.code == .invalidRequest)
+        #expect(error.message.contains("@/etc/passwd"))
     }
 
     /// Runs `script` with `bash -c` and returns its standard output.

@@ -15,6 +15,8 @@ import Testing
         .post("/anything/d").body(
             .multipart([MultipartPart(name: "title", data: Data("it's $x".utf8))], boundary: "b-1")),
         .delete("/anything/e").header("X-Empty", ""),
+        // A body curl would read from that local file if it were `--data-binary @…`.
+        .post("/anything/f").body(.text("@/etc/hostname")),
     ]
 
     @Test(.enabled(if: LiveServer.httpbinAvailable, LiveServer.skipReason))
@@ -54,7 +56,7 @@ import Testing
         for secret in ["S-AUTH", "S-KEY", "S-PASS"] { #expect(!command.contains(secret)) }
         #expect(command.hasPrefix("curl -X 'POST' 'https://api.example.com/login?api_key=%3Credacted%3E'"))
         #expect(command.contains("-H 'Authorization: <redacted>'"))
-        #expect(command.contains("--data-binary 'user=ann&password=%3Credacted%3E'"))
+        #expect(command.contains("--data-raw 'user=ann&password=%3Credacted%3E'"))
         #expect(
             try request.curlCommand(baseURL: URL(string: "https://api.example.com"), redacted: false)
                 .contains("S-PASS"))

@@ -25,10 +25,12 @@ struct VerifyArguments {
 
         OPTIONS:
           --base-url <url>         Send to this scheme, host and port instead of the recorded
-                                   ones; paths and queries are kept. When that is another
-                                   origin, the recorded credentials stay behind: headers and
-                                   query items such as Authorization, Cookie, X-API-Key and
-                                   api_key, and URL user info (the report names them).
+                                   ones; paths and queries are kept. When the URL sent
+                                   (after --rewrite too) is at another origin,
+                                   the recorded credentials stay behind: headers and query
+                                   items such as Authorization, Cookie, X-API-Key, api_key and
+                                   key, URL user info, and the body's secret values (the
+                                   report names them).
           --rewrite <from> <to>    Replace <from> with <to> in each URL's path and query
                                    (repeatable, in order), such as --rewrite /v1/ /v2/.
           --header <name>          Compare this response header's value (repeatable).

@@ -35,7 +35,9 @@ enum VerifyCommand {
             write(report.text(breakingFor: arguments.failOn), to: .standardOutput)
             return report.isBreaking(for: arguments.failOn) ? breaking : passed
         } catch {
-            write("errand-verify: \(EscapedText.line("\(error)"))", to: .standardError)
+            // The message alone: the description repeats it with the underlying error's dump.
+            let message = (error as? NetworkError)?.message ?? "\(error)"
+            write("errand-verify: \(EscapedText.line(message))", to: .standardError)
             return unusable
         }
     }

@@ -18,11 +18,12 @@ extension CassetteVerifier {
         /// recorded URL, which keeps its path and query. `nil` (the default) sends each request
         /// to its recorded URL. The base URL's own path is not used.
         ///
-        /// When its origin (scheme, host and port) is not the recorded one, the recorded
-        /// credentials stay behind: every header and query item that ``vocabulary`` names
-        /// (`Authorization`, `Cookie`, `X-API-Key`, `?api_key=`, …) and the URL's user info are
-        /// left out, and the report lists them in ``VerificationReport/withheld``. Give the
-        /// other server its own credentials with ``setHeaders`` or the dispatcher.
+        /// When the origin (scheme, host and port) of the URL sent, after it and ``mapRequest``,
+        /// is not the recorded one, the recorded credentials stay behind: every header and query
+        /// item that ``vocabulary`` names (`Authorization`, `Cookie`, `X-API-Key`, `?api_key=`,
+        /// `?key=`, …) and the URL's user info are left out, the body's secret values replaced,
+        /// and the report lists them in ``VerificationReport/withheld``. Give the other server
+        /// its own credentials with ``setHeaders`` or the dispatcher.
         public var baseURL: URL?
         /// Headers set on every request sent, in place of a recorded header of the same name,
         /// whatever the origin: a staging token where the cassette's is redacted or withheld.
@@ -46,10 +47,11 @@ extension CassetteVerifier {
         public var allowsUnsafeEntries: Set<Int>
         /// The deadline of each request in seconds; `nil` uses the dispatcher's default.
         public var timeout: TimeInterval?
-        /// Turns an entry's request into the one sent, after the base URL is applied, the
-        /// credentials of another origin left out and ``setHeaders`` set: point it at another
-        /// path, add a query item, drop a body. Returning `nil` skips the entry. `nil` (the
-        /// default) sends every request as recorded.
+        /// Turns an entry's request into the one sent, after the base URL is applied and
+        /// ``setHeaders`` set: point it at another path, add a query item, drop a body. The
+        /// recorded credentials it still carries are left out afterwards when the URL it returns
+        /// is at another origin than the recorded one; what it adds is sent. Returning `nil`
+        /// skips the entry. `nil` (the default) sends every request as recorded.
         public var mapRequest: (@Sendable (_ entry: Int, _ request: RequestData) -> RequestData?)?
         /// The placeholder the cassette's secrets were written as; a recorded header holding it
         /// is not sent, so the dispatcher (an interceptor, the auth policy) can set the real one.

@@ -2,53 +2,50 @@ import Errand
 import Foundation
 
 extension CassetteVerifier {
-    /// Where a recorded request goes: its URL under the base URL, and whether that is the origin
-    /// it was recorded from.
-    struct Target {
-        /// The URL to send to.
-        let url: String
-        /// Whether scheme, host and port are the recorded ones (always, without a base URL).
-        let sameOrigin: Bool
-        /// Whether the recorded URL had user info, which another origin does not get.
-        let hadUserInfo: Bool
-    }
-
-    /// `recorded` with its scheme, host and port taken from `baseURL`; its path, query and
-    /// encoding kept byte for byte, and its user info kept only for the same origin.
+    /// `recorded` with its scheme, host and port taken from `baseURL`; its user info, path,
+    /// query and encoding kept byte for byte. Which credentials another origin does not get is
+    /// decided later, on the URL actually sent (see ``withholdingCredentials(from:recorded:)``).
     ///
     /// - Throws: `invalidRequest` when the recorded URL has no scheme and host to replace, or
     ///   the base URL has none to give.
-    static func target(_ recorded: String, under baseURL: URL?) throws(NetworkError) -> Target {
-        guard let baseURL else { return Target(url: recorded, sameOrigin: true, hadUserInfo: false) }
+    static func target(_ recorded: String, under baseURL: URL?) throws(NetworkError) -> String {
+        guard let baseURL else { return recorded }
+        let shown = SecretVocabulary.default
         guard let separator = recorded.range(of: "://") else {
             throw NetworkError(
                 code: .invalidRequest,
                 message:
-                    "The recorded URL \"\(EscapedText.line(shownURL(recorded, vocabulary: .default)))\" "
+                    "The recorded URL \"\(EscapedText.line(shown.redactingQuery(ofURL: recorded)))\" "
                     + "has no scheme and host for the base URL to replace.")
         }
         guard let scheme = baseURL.scheme, let host = baseURL.host, !host.isEmpty else {
             throw NetworkError(
                 code: .invalidRequest,
                 message:
-                    "The base URL \"\(EscapedText.line(shownURL(baseURL.absoluteString, vocabulary: .default)))\" "
+                    "The base URL \"\(EscapedText.line(shown.redactingQuery(ofURL: baseURL.absoluteString)))\" "
                     + "has no scheme and host.")
         }
         let afterAuthority = recorded[separator.upperBound...].firstIndex { "/?#".contains($0) }
         let authority = recorded[separator.upperBound..<(afterAuthority ?? recorded.endIndex)]
-        let at = authority.lastIndex(of: "@")
-        let userInfo = at.map { authority[..<$0] }
-        let recordedHost = at.map { authority[authority.index(after: $0)...] } ?? authority
+        let userInfo = authority.lastIndex(of: "@").map { authority[...$0] } ?? ""
         let rest = afterAuthority.map { String(recorded[$0...]) } ?? ""
-        let sameOrigin =
-            origin(scheme: String(recorded[..<separator.lowerBound]), hostAndPort: recordedHost)
-            == origin(scheme: scheme, host: host, port: baseURL.port)
         let hostText = host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
         let port = baseURL.port.map { ":\($0)" } ?? ""
-        let kept = sameOrigin ? userInfo.map { "\($0)@" } ?? "" : ""
-        return Target(
-            url: "\(scheme)://\(kept)\(hostText)\(port)\(rest)", sameOrigin: sameOrigin,
-            hadUserInfo: userInfo != nil)
+        return "\(scheme)://\(userInfo)\(hostText)\(port)\(rest)"
+    }
+
+    /// The origin of a URL as written, `scheme://host:port` in lower case, the port always
+    /// written; `nil` for a URL without `scheme://`, which has no origin to compare.
+    ///
+    /// The host is what follows the authority's last `@`, as curl and URLSession read it:
+    /// `https://api.example.com@localhost:8080/` goes to `localhost`.
+    static func origin(ofURL url: String) -> String? {
+        guard let separator = url.range(of: "://"), separator.lowerBound > url.startIndex else { return nil }
+        let end = url[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
+        let authority = url[separator.upperBound..<end]
+        let hostAndPort =
+            authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+        return origin(scheme: String(url[..<separator.lowerBound]), hostAndPort: hostAndPort)
     }
 
     /// `scheme://host:port` in lower case, the port always written (80 or 443 by default).
@@ -71,22 +68,5 @@ extension CassetteVerifier {
             port = Int(hostAndPort[hostAndPort.index(after: colon)...]) ?? -2
         }
         return origin(scheme: scheme, host: String(host), port: port)
-    }
-
-    /// A URL as a report shows it: the values of the query items `vocabulary` names and any
-    /// user info replaced by its placeholder.
-    static func shownURL(_ url: String, vocabulary: SecretVocabulary) -> String {
-        var shown = url
-        if let separator = url.range(of: "://") {
-            let end = url[separator.upperBound...].firstIndex { "/?#".contains($0) } ?? url.endIndex
-            if let at = url[separator.upperBound..<end].lastIndex(of: "@") {
-                shown = String(url[..<separator.upperBound]) + vocabulary.placeholder + String(url[at...])
-            }
-        }
-        let parts = HARURLQuery.parts(of: shown)
-        guard let query = parts.query, !vocabulary.isEmpty else { return shown }
-        let redacted = SecretVocabulary.redactingPieces(
-            of: query, replacement: vocabulary.placeholder, plusIsSpace: true, hides: vocabulary.matches)
-        return String(parts.base) + "?" + redacted + (parts.fragment.map { "#" + $0 } ?? "")
     }
 }

@@ -11,43 +11,26 @@ extension CassetteVerifier {
 
     /// A request to send for a recorded one, and the recorded credentials left out of it.
     struct Outgoing {
-        /// The request, before ``Options/mapRequest``.
+        /// The request, after ``Options/mapRequest``.
         let request: RequestData
         /// What was left out, by name (`header Authorization`, `query item api_key`, `URL user
-        /// info`), never by value.
+        /// info`, `body's secret values`), never by value.
         let withheld: [String]
     }
 
-    /// The request to send for a recorded one: its URL under the base URL, its method, its
-    /// headers but the redacted and connection ones, ``Options/setHeaders``, and its body.
-    ///
-    /// Credentials go back only to the origin they were recorded from, as a browser sends its
-    /// cookies: when the base URL's scheme, host or port is not the recorded one, the headers
-    /// and query items the vocabulary names and the URL's user info are left out, unless
-    /// ``Options/setHeaders`` sets that header.
+    /// The request to send for a recorded one, before ``Options/mapRequest``: its URL under the
+    /// base URL, its method, its headers but the redacted and connection ones,
+    /// ``Options/setHeaders``, and its body.
     ///
     /// - Throws: `invalidRequest` when the recorded URL has no scheme and host to replace.
-    func outgoing(for recorded: HAR.Request) throws(NetworkError) -> Outgoing {
-        let target = try Self.target(recorded.url, under: options.baseURL)
-        let vocabulary = options.vocabulary
-        var withheld: [String] = []
-        var url = target.url
-        if !target.sameOrigin {
-            if target.hadUserInfo { withheld.append("URL user info") }
-            let stripped = Self.removingQueryItems(from: url, where: vocabulary.matches)
-            url = stripped.url
-            withheld += stripped.names.map { "query item \($0)" }
-        }
+    func prepared(for recorded: HAR.Request) throws(NetworkError) -> RequestData {
+        let url = try Self.target(recorded.url, under: options.baseURL)
         var headers = HTTPHeaders()
         for header in recorded.matchableHeaders
         where !Self.connectionHeaders.contains(HARCaseInsensitive.key(header.name))
             && !header.value.contains(options.redactionPlaceholder)
             && !options.setHeaders.contains(header.name)
         {
-            if !target.sameOrigin, vocabulary.matches(header.name) {
-                withheld.append("header \(header.name)")
-                continue
-            }
             headers.add(header.name, header.value)
         }
         for field in options.setHeaders { headers.add(field.name, field.value) }
@@ -55,25 +38,85 @@ extension CassetteVerifier {
         if let data = recorded.body, !data.isEmpty {
             body = .raw(data, contentType: recorded.contentType ?? "application/octet-stream")
         }
-        var unique: Set<String> = []
-        return Outgoing(
-            request: RequestData(
-                path: url, method: HTTPMethod(rawValue: recorded.method), headers: headers, body: body,
-                timeout: options.timeout),
-            withheld: withheld.filter { unique.insert(HARCaseInsensitive.key($0)).inserted })
+        return RequestData(
+            path: url, method: HTTPMethod(rawValue: recorded.method), headers: headers, body: body,
+            timeout: options.timeout)
     }
 
-    /// `url` without the query items whose decoded name `isCredential`, and their names; every
-    /// other byte (the other items, their escapes, the fragment) as it was.
-    static func removingQueryItems(from url: String, where isCredential: (String) -> Bool) -> (
-        url: String, names: [String]
-    ) {
+    /// `request`, the one about to be sent, without the recorded credentials it still carries
+    /// when the URL it goes to (after the base URL and ``Options/mapRequest``, such as a
+    /// `--rewrite`) is not at the origin it was recorded from, as a browser keeps its cookies.
+    ///
+    /// Left out: the URL's recorded user info, the recorded query items that
+    /// ``Options/vocabulary`` names (``SecretVocabulary/matchesQueryItem(_:)``: `api_key`, `key`…),
+    /// the recorded headers it names unless ``Options/setHeaders`` sets them, and the secret
+    /// values of the recorded body, replaced by the placeholder as logs show them (the whole
+    /// body when it cannot be read as its type says). What the mapping itself added is sent.
+    func withholdingCredentials(from request: RequestData, recorded: HAR.Request) -> Outgoing {
+        let sentOrigin = Self.origin(ofURL: request.path)
+        guard sentOrigin == nil || sentOrigin != Self.origin(ofURL: recorded.url) else {
+            return Outgoing(request: request, withheld: [])
+        }
+        let vocabulary = options.vocabulary
+        var request = request
+        var withheld: [String] = []
+        if let range = SecretVocabulary.userInfo(inURL: request.path),
+            let recordedRange = SecretVocabulary.userInfo(inURL: recorded.url),
+            request.path[range] == recorded.url[recordedRange]
+        {
+            // The user info and its `@`.
+            request.path.removeSubrange(range.lowerBound...range.upperBound)
+            withheld.append("URL user info")
+        }
+        let recordedPieces = Set(HARURLQuery.parts(of: recorded.url).query?.split(separator: "&") ?? [])
+        let stripped = Self.removingQueryItems(from: request.path) { name, piece in
+            vocabulary.matchesQueryItem(name) && recordedPieces.contains(piece)
+        }
+        request.path = stripped.url
+        withheld += stripped.names.map { "query item \($0)" }
+        let recordedHeaders = recorded.matchableHeaders
+        var headers = HTTPHeaders()
+        for header in request.headers {
+            let isRecorded = recordedHeaders.contains {
+                HARCaseInsensitive.key($0.name) == HARCaseInsensitive.key(header.name)
+                    && $0.value == header.value
+            }
+            if isRecorded, vocabulary.matches(header.name), !options.setHeaders.contains(header.name) {
+                withheld.append("header \(header.name)")
+                continue
+            }
+            headers.add(header.name, header.value)
+        }
+        request.headers = headers
+        if let body = request.body, let data = body.data, !data.isEmpty, data == recorded.body {
+            let redacted = vocabulary.redactedBodyAndSecrets(
+                data, contentType: request.effectiveHeaders["Content-Type"])
+            if let redacted, !redacted.data.isEmpty, redacted.data != data {
+                request.body = .raw(redacted.data, contentType: body.contentType)
+                withheld.append("body's secret values")
+            } else if redacted == nil || redacted?.data.isEmpty == true {
+                request.body = nil
+                withheld.append("body (it cannot be read as its type says, to leave out its secrets alone)")
+            }
+        }
+        var unique: Set<String> = []
+        return Outgoing(
+            request: request, withheld: withheld.filter { unique.insert(HARCaseInsensitive.key($0)).inserted }
+        )
+    }
+
+    /// `url` without the query items that `isCredential` (given the decoded name and the item as
+    /// written), and their names; every other byte (the other items, their escapes, the
+    /// fragment) as it was.
+    static func removingQueryItems(
+        from url: String, where isCredential: (_ name: String, _ piece: Substring) -> Bool
+    ) -> (url: String, names: [String]) {
         let parts = HARURLQuery.parts(of: url)
         guard let query = parts.query else { return (url, []) }
         var names: [String] = []
         let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { piece in
             let name = HARURLQuery.percentDecoded(HARURLQuery.nameAndValue(of: piece).name, plusIsSpace: true)
-            guard isCredential(name) else { return true }
+            guard isCredential(name, piece) else { return true }
             names.append(name)
             return false
         }

@@ -34,9 +34,11 @@ import Foundation
 /// Credentials: a recorded header that holds the redaction placeholder is not sent, so give
 /// the dispatcher what it needs to authenticate (``Options/setHeaders``, the auth policy, or a
 /// `DefaultHeadersInterceptor` with a staging token). Recorded credentials in clear (browser
-/// exports carry them) go only to the origin they were recorded from: under a base URL of
-/// another scheme, host or port, every header and query item the vocabulary names and the
-/// URL's user info are left out, and ``VerificationReport/withheld`` names them.
+/// exports carry them) go only to the origin they were recorded from: when the URL actually
+/// sent (after ``Options/baseURL`` and ``Options/mapRequest``) has another scheme, host or port,
+/// every recorded header and query item the vocabulary names and the URL's user info are left
+/// out, the body's secret values are replaced by the placeholder, and
+/// ``VerificationReport/withheld`` names them.
 /// `Sendable`.
 public struct CassetteVerifier: Sendable {
     /// The cassette's recordings.
@@ -66,15 +68,21 @@ public struct CassetteVerifier: Sendable {
     ///   - dispatcher: The dispatcher that sends the requests.
     ///   - options: What is sent and compared.
     /// - Throws: `NetworkError` with code `cassette` when the file cannot be read or is not
-    ///   HAR; the message names the file and the position. Untyped, so that
+    ///   HAR; the message names the file, the position and the reason, once, and the
+    ///   ``HARError`` is its underlying error. Untyped, so that
     ///   `catch let error as NetworkError` compiles everywhere.
     public init(cassette: URL, dispatcher: any NetworkDispatcher, options: Options = Options()) throws {
         let har: HAR
         do {
             har = try HAR(contentsOf: cassette)
         } catch {
+            // Said once, without the system error's dump: the reason and the file are enough.
+            var shown = error
+            let cause = (error.underlyingError as? CocoaError).map { " (\($0.localizedDescription))" } ?? ""
+            shown.underlyingError = nil
+            shown.reason += cause
             throw NetworkError(
-                code: .cassette, message: "The cassette cannot be verified. \(error)", underlyingError: error)
+                code: .cassette, message: "The cassette cannot be verified. \(shown)", underlyingError: error)
         }
         self.init(har: har, dispatcher: dispatcher, options: options)
     }
@@ -95,7 +103,7 @@ public struct CassetteVerifier: Sendable {
                 report.skipped.append(
                     VerificationReport.Skipped(
                         entry: index, method: recorded.method,
-                        url: Self.shownURL(recorded.url, vocabulary: vocabulary), reason: reason))
+                        url: vocabulary.redactingQuery(ofURL: recorded.url), reason: reason))
             }
             guard !Task.isCancelled else {
                 skip(.cancelled)
@@ -105,24 +113,26 @@ public struct CassetteVerifier: Sendable {
                 skip(.recordedFailure)
                 continue
             }
-            let outgoing: Outgoing
+            let prepared: RequestData
             do throws(NetworkError) {
-                outgoing = try self.outgoing(for: recorded)
+                prepared = try self.prepared(for: recorded)
             } catch {
                 skip(.invalid(error.message))
                 continue
             }
-            let mapped = options.mapRequest.map { map in map(index, outgoing.request) } ?? outgoing.request
-            guard let request = mapped else {
+            guard let mapped = options.mapRequest.map({ map in map(index, prepared) }) ?? prepared else {
                 skip(.excluded)
                 continue
             }
+            // Checked on the URL actually sent: a mapping (`--rewrite`) may point it elsewhere.
+            let outgoing = withholdingCredentials(from: mapped, recorded: recorded)
+            let request = outgoing.request
             guard options.sends(request.method, entry: index) else {
                 skip(.unsafeMethod)
                 continue
             }
-            let sent = Self.shownURL(
-                (try? request.url(relativeTo: nil).absoluteString) ?? request.path, vocabulary: vocabulary)
+            let sent = vocabulary.redactingQuery(
+                ofURL: (try? request.url(relativeTo: nil).absoluteString) ?? request.path)
             let kinds: [VerificationReport.Kind]
             do {
                 kinds = changes(recorded: entry.response, live: try await dispatcher.dispatch(request))

@@ -6,7 +6,8 @@ import Foundation
 /// the shape. An array has one shape for all its elements, their union: the keys any element
 /// has, each with the union of its shapes, and which of them every element has (the ones a
 /// client decoding `[Item]` may require). A `null` says nothing about a type, so it merges into
-/// any shape, and an empty array has no element shape to compare.
+/// any shape (the object that holds it remembers which keys were ever `null`), and an empty
+/// array has no element shape to compare.
 indirect enum JSONShape: Equatable, Sendable {
     case null
     case boolean
@@ -14,8 +15,9 @@ indirect enum JSONShape: Equatable, Sendable {
     case string
     /// An array and the union of its elements' shapes; `nil` when it is empty.
     case array(JSONShape?)
-    /// An object's members, and the keys that every object merged into this shape has.
-    case object([String: JSONShape], required: Set<String>)
+    /// An object's members, the keys that every object merged into this shape has, and the
+    /// keys that no object merged into it had as `null`.
+    case object([String: JSONShape], required: Set<String>, nonNull: Set<String>)
     /// Elements of one array with different types.
     case mixed
 
@@ -27,7 +29,9 @@ indirect enum JSONShape: Equatable, Sendable {
         case .number: self = .number
         case .string: self = .string
         case .object(let members):
-            self = .object(members.mapValues(JSONShape.init), required: Set(members.keys))
+            self = .object(
+                members.mapValues(JSONShape.init), required: Set(members.keys),
+                nonNull: Set(members.filter { $0.value != .null }.keys))
         case .array(let elements):
             self = .array(
                 elements.map(JSONShape.init).reduce(JSONShape?.none) { union, next in
@@ -58,10 +62,16 @@ indirect enum JSONShape: Equatable, Sendable {
         case (.array(let left), .array(let right)):
             guard let left, let right else { return .array(left ?? right) }
             return .array(left.merged(with: right))
-        case (.object(let left, let leftRequired), .object(let right, let rightRequired)):
+        case (
+            .object(let left, let leftRequired, let leftNonNull),
+            .object(let right, let rightRequired, let rightNonNull)
+        ):
+            let everNull = Set(left.keys).subtracting(leftNonNull).union(
+                Set(right.keys).subtracting(rightNonNull))
             return .object(
                 left.merging(right) { $0.merged(with: $1) },
-                required: leftRequired.intersection(rightRequired))
+                required: leftRequired.intersection(rightRequired),
+                nonNull: leftNonNull.union(rightNonNull).subtracting(everNull))
         default:
             return type == other.type ? self : .mixed
         }
@@ -114,7 +124,7 @@ indirect enum JSONShape: Equatable, Sendable {
             return
         case (_, .null):
             list.append(Change(kind: .becameNull, pattern: path, path: nil))
-        case (.object(let left, _), .object(let right, _)):
+        case (.object(let left, _, _), .object(let right, _, _)):
             for key in right.keys.sorted() {
                 guard let liveValue = right[key] else { continue }
                 if let recordedValue = left[key] {
@@ -135,17 +145,24 @@ indirect enum JSONShape: Equatable, Sendable {
         }
     }
 
-    /// The required keys each live object lacks, once per pattern, at the first live object
-    /// that lacks it.
+    /// The required keys each live object lacks, and the keys it has as `null` that no recorded
+    /// object at that place had as `null` (`items[1].name` among named items), once per pattern,
+    /// at the first live object that shows it.
     private static func missingKeys(
         recorded: JSONShape, live: ReplayJSON, pattern: [ReplayJSONPath.Step], path: [ReplayJSONPath.Step],
         seen: inout Set<[ReplayJSONPath.Step]>, into list: inout [Change]
     ) {
         switch (recorded, live) {
-        case (.object(let members, let required), .object(let liveMembers)):
+        case (.object(let members, let required, let nonNull), .object(let liveMembers)):
             for key in members.keys.sorted() {
                 guard let shape = members[key] else { continue }
-                if let value = liveMembers[key] {
+                let keyPattern = pattern + [.key(key)]
+                if liveMembers[key] == .null, nonNull.contains(key) {
+                    // Once per pattern, and not again where the union already found it.
+                    if !list.contains(where: { $0.kind == .becameNull && $0.pattern == keyPattern }) {
+                        list.append(Change(kind: .becameNull, pattern: keyPattern, path: path + [.key(key)]))
+                    }
+                } else if let value = liveMembers[key] {
                     missingKeys(
                         recorded: shape, live: value, pattern: pattern + [.key(key)],
                         path: path + [.key(key)],

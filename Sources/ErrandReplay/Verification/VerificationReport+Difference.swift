@@ -187,9 +187,14 @@ extension VerificationReport {
             self.reason = reason
         }
 
-        /// The entry and the reason, on one line, every control character escaped.
+        /// The entry and the reason, on one line, every control character escaped; an unsafe
+        /// method names the opt-ins that send this entry.
         public var description: String {
-            "entry \(entry): \(EscapedText.line(method)) \(EscapedText.line(url)): \(reason)"
+            let optIn =
+                reason == .unsafeMethod
+                ? "; send it with --send-entry \(entry) or every such entry with --allow-unsafe-methods "
+                    + "(allowsUnsafeEntries, allowsUnsafeMethods)" : ""
+            return "entry \(entry): \(EscapedText.line(method)) \(EscapedText.line(url)): \(reason)\(optIn)"
         }
     }
 
@@ -212,7 +217,7 @@ extension VerificationReport {
         public var description: String {
             switch self {
             case .unsafeMethod:
-                "not sent: the method is not safe and may change the server's state (opt in to send it)"
+                "not sent: the method is not safe and may change the server's state"
             case .recordedFailure: "not sent: the recording is a failure, with no answer to compare"
             case .excluded: "not sent: excluded by the request mapping"
             case .invalid(let message): "not sent: \(EscapedText.line(message))"

@@ -12,7 +12,7 @@ extension VerificationReport {
         /// The URL sent, the values of secret query items shown as the placeholder.
         public let url: String
         /// What was left out, in the order found: `header Authorization`, `header Cookie`,
-        /// `query item api_key`, `URL user info`.
+        /// `query item api_key`, `URL user info`, `body's secret values`.
         public let credentials: [String]
 
         /// Creates a note of withheld credentials.
@@ -29,11 +29,13 @@ extension VerificationReport {
             self.credentials = credentials
         }
 
-        /// The entry and what was left out, on one line, every control character escaped.
+        /// The entry and what was left out, on one line, every control character escaped, with
+        /// the option that gives the other origin its own credentials.
         public var description: String {
             "entry \(entry): \(EscapedText.line(method)) \(EscapedText.line(url)): recorded "
                 + credentials.map { EscapedText.line($0) }.joined(separator: ", ")
-                + " not sent to another origin than the recorded one"
+                + " not sent to another origin than the recorded one; give it its own with --set-header "
+                + "(setHeaders)"
         }
     }
 }

@@ -9,9 +9,11 @@ extension RequestData {
     /// character (CR, LF, tab, ESC, a C1 control, a bidirectional override…), in ANSI-C quotes
     /// (`$'…'`, which bash, zsh and ksh read) with each such character written as an escape, so
     /// that nothing pasted can end the command, run a terminal escape or hide what it does. A
-    /// body that is UTF-8 text without NUL goes in `--data-binary '…'`; any other body is written
-    /// by `printf '%b'` and piped to `--data-binary @-`, so every byte arrives as it is. Form and
-    /// multipart bodies are the bytes Errand sends, with their `Content-Type` (and its boundary).
+    /// body that is UTF-8 text without NUL goes in `--data-raw '…'`, which curl sends as written
+    /// (a leading `@` is not a file to read); any other body is written by `printf '%b'` and piped
+    /// to `--data-binary @-`, so every byte arrives as it is. Form and multipart bodies are the
+    /// bytes Errand sends, with their `Content-Type` (and its boundary), never `-F` fields. No
+    /// argument makes curl read a local file: a header field starting with `@` is refused.
     ///
     /// Redacted, every credential the vocabulary names is replaced wherever the URL has it: in
     /// the path's query, the query items and the base URL's query, and the user info of the
@@ -29,7 +31,8 @@ extension RequestData {
     ///   - vocabulary: The secret names; ``SecretVocabulary/default`` unless given.
     /// - Returns: The command line.
     /// - Throws: `NetworkError` with code `invalidRequest` when the URL cannot be built (see
-    ///   ``url(relativeTo:)``) or the body could not be encoded.
+    ///   ``url(relativeTo:)``), a header name starts with `@` (which `-H` reads as a file to
+    ///   send) or the body could not be encoded.
     public func curlCommand(
         baseURL: URL?, redacted: Bool = true, vocabulary: SecretVocabulary = .default
     ) throws -> String {
@@ -47,6 +50,14 @@ extension RequestData {
         for header in secrets.redacted(effectiveHeaders) {
             // `Name;` is how curl sends a header with an empty value.
             let field = header.value.isEmpty ? "\(header.name);" : "\(header.name): \(header.value)"
+            // `-H @path` sends the lines of a local file; `@` is never the start of a valid name.
+            guard !field.hasPrefix("@") else {
+                throw NetworkError(
+                    code: .invalidRequest,
+                    message: "The header name \(EscapedText.line(header.name)) is not a valid field name: "
+                        + "it starts with \"@\", which curl reads as a file to send.",
+                    request: self)
+            }
             arguments += ["-H", ShellQuoting.quoted(field)]
         }
         guard let body else { return arguments.joined(separator: " ") }
@@ -60,7 +71,8 @@ extension RequestData {
             secrets.redactedBody(bytes, contentType: effectiveHeaders["Content-Type"])
             ?? Data(secrets.placeholder.utf8)
         if ShellQuoting.isQuotable(data) {
-            arguments += ["--data-binary", ShellQuoting.quoted(String(decoding: data, as: UTF8.self))]
+            // Not `--data-binary`, which reads a body starting with `@` from that local file.
+            arguments += ["--data-raw", ShellQuoting.quoted(String(decoding: data, as: UTF8.self))]
             return arguments.joined(separator: " ")
         }
         arguments += ["--data-binary", "@-"]

@@ -22,7 +22,7 @@ extension SecretVocabulary {
     /// A body that cannot be read as its type says is still searched, as far as it can be read
     /// (see ``unreadableBodySecrets(_:contentType:)``): a server that echoes it repeats what was
     /// sent, readable or not. Its `data` is then empty, as nothing of it can be shown.
-    func redactedBodyAndSecrets(_ body: Data, contentType: String?) -> RedactedBody? {
+    package func redactedBodyAndSecrets(_ body: Data, contentType: String?) -> RedactedBody? {
         if let redacted = readableRedaction(of: body, contentType: contentType) { return redacted }
         return RedactedBody(
             data: Data(), secrets: unreadableBodySecrets(body, contentType: contentType).secrets)
