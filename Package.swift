@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "Errand",
-    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    // The floor that `Synchronization` (`Atomic`) sets on each platform; scripts/check-platforms
+    // checks it against the imports.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Errand", targets: ["Errand"]),
         .library(name: "ErrandReplay", targets: ["ErrandReplay"]),

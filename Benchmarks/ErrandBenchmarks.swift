@@ -4,6 +4,10 @@ import Foundation
 @main
 struct ErrandBenchmarks {
     static func main() async {
+        guard ChildProcess.isSupported else {
+            print("ErrandBenchmarks runs on macOS and Linux only.")
+            return
+        }
         do {
             try await run(Options.parse(Array(CommandLine.arguments.dropFirst())))
         } catch {

@@ -201,20 +201,11 @@ extension Report.Machine {
 
     /// The standard output of a command found on the `PATH`, or `nil` when it fails.
     private static func output(of command: [String]) -> String? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = command
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return nil
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
+        guard
+            let (status, data) = try? ChildProcess.run(
+                URL(fileURLWithPath: "/usr/bin/env"), command, quiet: true),
+            status == 0
+        else { return nil }
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -26,14 +26,9 @@ enum ScenarioProcess {
         if quick { arguments.append("--quick") }
         if let rounds { arguments += ["--rounds", String(rounds)] }
 
-        let process = Process()
-        process.executableURL = try OwnExecutable.url()
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError("the scenario \(scenario.name) exited with \(process.terminationStatus)")
+        let (status, _) = try ChildProcess.run(OwnExecutable.url(), arguments, captures: false)
+        guard status == 0 else {
+            throw BenchmarkError("the scenario \(scenario.name) exited with \(status)")
         }
         let report = try RunComparison.load(path)
         return ScenarioOutcome(rows: report.rows, skipped: report.skipped.map(\.reason))

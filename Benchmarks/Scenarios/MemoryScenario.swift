@@ -94,18 +94,10 @@ struct MemoryReport: Codable, Sendable {
 
     /// Runs `workload` `count` times in a child process and returns its report.
     static func measureInChildProcess(_ workload: SoloWorkload.Kind, count: Int) throws -> MemoryReport {
-        let process = Process()
-        process.executableURL = try OwnExecutable.url()
-        process.arguments = ["--workload", workload.rawValue, String(count)]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw BenchmarkError(
-                "the memory child for \(workload.rawValue) × \(count) exited with \(process.terminationStatus)"
-            )
+        let (status, data) = try ChildProcess.run(
+            OwnExecutable.url(), ["--workload", workload.rawValue, String(count)])
+        guard status == 0 else {
+            throw BenchmarkError("the memory child for \(workload.rawValue) × \(count) exited with \(status)")
         }
         return try JSONDecoder().decode(MemoryReport.self, from: data)
     }

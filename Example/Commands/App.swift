@@ -16,7 +16,9 @@ struct App {
     init(_ invocation: Invocation, processEnvironment: [String: String]) throws {
         let home =
             processEnvironment["ERRAND_EXAMPLE_HOME"].map { URL(fileURLWithPath: $0, isDirectory: true) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".errand-example")
+            // NSHomeDirectory: the user's home on macOS and Linux, the app's container elsewhere.
+            ?? URL(fileURLWithPath: NSHomeDirectory(), isDirectory: true).appendingPathComponent(
+                ".errand-example")
         let recordings = Recordings(directory: invocation.recordings ?? Recordings.shipped)
         let environmentModule: any DIModule
         if let url = invocation.liveURL {

@@ -2,8 +2,7 @@ import ErrandTestSupport
 import Testing
 
 /// Checks that the compiler, not the run time, rejects misuse of the API.
-@Suite(
-    .enabled(if: CompilerProbe.isAvailable("ErrandDI"), "needs swiftc on PATH and the built ErrandDI module"))
+@Suite(CompilerProbe.needs("ErrandDI"))
 struct CompileCheckTests {
     @Test func correctMainActorUseCompiles() async throws {
         let outcome = try await CompilerProbe.typecheck(

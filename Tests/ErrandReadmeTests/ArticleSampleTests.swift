@@ -8,10 +8,7 @@ import Testing
 /// A page's samples are compiled together, as one `main.swift` (top-level code allowed) that
 /// imports every module, after a few declarations the page assumes the reader has, such as the
 /// `User` type. SwiftUI samples are compiled only where SwiftUI exists.
-@Suite(
-    .enabled(
-        if: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState"].allSatisfy(CompilerProbe.isAvailable),
-        "needs swiftc on PATH and the built modules"))
+@Suite(CompilerProbe.needs("Errand", "ErrandReplay", "ErrandDI", "ErrandState"))
 struct ArticleSampleTests {
     /// The package root, three folders above this file.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -79,7 +76,7 @@ struct ArticleSampleTests {
     /// Type-checks `source` as the `main.swift` of an executable, against the built modules.
     static func typecheckMain(_ source: String) async throws -> (succeeded: Bool, diagnostics: String) {
         let compiler = try #require(CompilerProbe.compiler)
-        let modules = try #require(CompilerProbe.modules)
+        let modules = try CompilerProbe.requireModules("Errand", "ErrandReplay", "ErrandDI", "ErrandState")
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "ErrandArticle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

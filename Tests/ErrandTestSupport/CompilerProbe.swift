@@ -1,11 +1,13 @@
 import Foundation
+import Testing
 
 /// Compiles a snippet of Swift against the package's built modules, for checks that only the
 /// compiler can make: isolation, `Sendable`, typed qualifiers, and code the compiler must not
 /// crash on.
 ///
 /// It needs `swiftc` on `PATH` and the `Modules` folder next to the test bundle, as `swift test`
-/// leaves them; tests that use it are disabled, with the reason, when either is missing.
+/// leaves them. Suites that use it take the ``needs(_:)`` trait: when either is missing they
+/// are skipped with the reason, except under `scripts/test`, where they fail.
 package enum CompilerProbe {
     /// How far the snippet is compiled.
     package enum Stage: Sendable {
@@ -46,21 +48,101 @@ package enum CompilerProbe {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }()
 
-    /// The `Modules` folder next to the running test bundle, where `swift build` puts the
-    /// package's modules.
-    package static let modules: URL? = {
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let modules = bundle.appendingPathComponent("Modules")
+    /// The `Modules` folder where `swift build` put the package's modules, beside the running
+    /// test binary.
+    ///
+    /// The test binary is found three ways, as platforms differ: on Linux `swift test` runs the
+    /// `.xctest` executable itself (`CommandLine.arguments[0]`); on macOS it runs a runner from
+    /// the toolchain that loads the `.xctest` bundle (found among the loaded bundles, or in the
+    /// runner's arguments), whose binary sits three folders deeper.
+    package static let modules: URL? = searchedFolders.first { folder in
         var isFolder: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: modules.path, isDirectory: &isFolder)
-        return exists && isFolder.boolValue ? modules : nil
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder)
+            && isFolder.boolValue
+    }
+
+    /// The folders where ``modules`` looks, in order.
+    static let searchedFolders: [URL] = {
+        let bundles = (Bundle.allBundles + [Bundle(for: BundleMarker.self)]).map(\.bundleURL.path)
+        return modulesFolders(
+            forTestBinaries: CommandLine.arguments.prefix(1) + bundles + CommandLine.arguments)
     }()
+
+    /// The `Modules` folders beside the `.xctest` bundles named by `paths` (the bundle, or a
+    /// file inside it), in order; then the folder beside the first path, as a last resort.
+    package static func modulesFolders(forTestBinaries paths: [String]) -> [URL] {
+        var folders: [URL] = []
+        func add(_ folder: URL) {
+            if !folders.contains(folder) { folders.append(folder) }
+        }
+        for path in paths {
+            // `…/debug/Foo.xctest` (a file on Linux, a bundle on macOS) or a path inside one.
+            let path = URL(fileURLWithPath: path).standardizedFileURL.path
+            guard let range = path.range(of: ".xctest/", options: .backwards) ?? suffixRange(path) else {
+                continue
+            }
+            let bundle = URL(fileURLWithPath: String(path[..<range.lowerBound]) + ".xctest")
+            add(bundle.deletingLastPathComponent().appendingPathComponent("Modules"))
+        }
+        if let first = paths.first {
+            add(URL(fileURLWithPath: first).deletingLastPathComponent().appendingPathComponent("Modules"))
+        }
+        return folders
+    }
+
+    private static func suffixRange(_ path: String) -> Range<String.Index>? {
+        path.hasSuffix(".xctest") ? path.range(of: ".xctest", options: .backwards) : nil
+    }
+
+    /// Why snippets importing `modules` cannot be compiled here, or `nil` when they can.
+    package static func unavailability(of modules: [String]) -> String? {
+        guard compiler != nil else { return "swiftc is not on PATH" }
+        guard let folder = self.modules else {
+            let searched = searchedFolders.map(\.path).joined(separator: ", ")
+            return "no Modules folder of the built package was found (looked in \(searched))"
+        }
+        let missing = modules.filter {
+            !FileManager.default.fileExists(atPath: folder.appendingPathComponent("\($0).swiftmodule").path)
+        }
+        guard missing.isEmpty else {
+            return "\(folder.path) holds no \(missing.joined(separator: ", ")) module"
+        }
+        return nil
+    }
 
     /// Whether snippets importing `module` (such as `"Errand"`) can be compiled here.
     package static func isAvailable(_ module: String) -> Bool {
-        guard compiler != nil, let modules else { return false }
-        let file = modules.appendingPathComponent("\(module).swiftmodule")
-        return FileManager.default.fileExists(atPath: file.path)
+        unavailability(of: [module]) == nil
+    }
+
+    /// Whether the probe must work: `scripts/test` sets `ERRAND_REQUIRE_COMPILER=1`, so that a
+    /// probe that cannot find the compiler or the modules fails its tests instead of skipping
+    /// them.
+    package static let isRequired = ProcessInfo.processInfo.environment["ERRAND_REQUIRE_COMPILER"] == "1"
+
+    /// The trait for a suite that compiles snippets importing `modules`: enabled when they can
+    /// be compiled or must be; otherwise skipped, with the reason in the test report.
+    package static func needs(_ modules: String...) -> ConditionTrait {
+        let reason = unavailability(of: modules)
+        return .enabled(
+            if: reason == nil || isRequired,
+            Comment(
+                rawValue: reason.map { "skipped: \($0)" } ?? "compiles snippets against the built modules"))
+    }
+
+    /// The built modules, or an error that fails the test, with the reason they are missing.
+    package static func requireModules(_ modules: String...) throws -> URL {
+        guard unavailability(of: modules) == nil, let folder = self.modules else {
+            throw Unavailable(reason: unavailability(of: modules) ?? "the modules are missing")
+        }
+        return folder
+    }
+
+    /// Thrown when the probe is required but cannot compile here.
+    package struct Unavailable: Error, CustomStringConvertible {
+        /// Why.
+        package let reason: String
+        package var description: String { "the compiler probe cannot run: \(reason)" }
     }
 
     /// Type-checks `source` in Swift 6 mode against the built modules, as a library file (no
@@ -83,7 +165,7 @@ package enum CompilerProbe {
 
     private static func compileBlocking(_ source: String, to stage: Stage) throws -> Outcome {
         guard let compiler, let modules else {
-            throw CocoaError(.fileNoSuchFile)
+            throw Unavailable(reason: unavailability(of: []) ?? "the modules are missing")
         }
         oneAtATime.wait()
         defer { oneAtATime.signal() }
@@ -115,3 +197,6 @@ package enum CompilerProbe {
         )
     }
 }
+
+/// A class of this module, for `Bundle(for:)`: the bundle that holds the running tests.
+private final class BundleMarker {}

@@ -195,11 +195,23 @@ package enum PrivateFile {
                 }
             }
         }
-        if code == 0, fsync(descriptor) != 0 { code = errno }
+        if code == 0 { code = flushToDrive(descriptor) }
         if close(descriptor) != 0, code == 0 { code = errno }
         guard code == 0 else {
             unlink(path)
             throw PrivateFileError(.cannotWrite, path: path, code: code)
         }
+    }
+
+    /// Flushes `descriptor`'s data to the drive, returning 0 or the `errno`.
+    ///
+    /// On Apple platforms `fsync` leaves the data in the drive's cache, where a power loss takes
+    /// it; `F_FULLFSYNC` flushes that too. A file system that refuses it gets `fsync`, as SQLite
+    /// does.
+    private static func flushToDrive(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+            if fcntl(descriptor, F_FULLFSYNC) == 0 { return 0 }
+        #endif
+        return fsync(descriptor) == 0 ? 0 : errno
     }
 }

@@ -8,10 +8,7 @@ import Testing
 /// verification ("Found outside of lifetime use") on `catch let error as NetworkError` (or
 /// `catch is NetworkError`) followed by an `#expect` or `#require` of a call, such as
 /// `#expect(error.message.contains("GET"))`. Each file below is compiled once.
-@Suite(
-    .enabled(
-        if: CompilerProbe.isAvailable("Errand") && CompilerProbe.isAvailable("ErrandReplay"),
-        "needs swiftc on PATH and the built Errand and ErrandReplay modules"))
+@Suite(CompilerProbe.needs("Errand", "ErrandReplay"))
 struct CatchPatternCompileTests {
     @Test func swiftTestingCatchPatternsCompile() async throws {
         // Given tests that catch each public throwing call the ways Swift Testing users write
