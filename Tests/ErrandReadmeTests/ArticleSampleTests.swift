@@ -83,23 +83,16 @@ struct ArticleSampleTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appending(path: "main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        let process = Process()
-        process.executableURL = compiler
-        process.arguments = ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        // The compiler runs for seconds: read its output on a thread of its own, off the pool.
-        let data = await withCheckedContinuation { continuation in
+        // The compiler runs for seconds: wait for it on a thread of its own, off the pool.
+        let outcome = try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                continuation.resume(returning: output.fileHandleForReading.readDataToEndOfFile())
+                continuation.resume(
+                    with: Result {
+                        try CompilerProbe.run(
+                            compiler, ["-typecheck", "-swift-version", "6", "-I", modules.path, file.path])
+                    })
             }
         }
-        process.waitUntilExit()
-        return (
-            process.terminationStatus == 0 && process.terminationReason == .exit,
-            String(decoding: data, as: UTF8.self)
-        )
+        return (outcome.succeeded, outcome.diagnostics)
     }
 }

@@ -176,25 +176,34 @@ package enum CompilerProbe {
         let file = folder.appendingPathComponent("snippet.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
 
-        let process = Process()
-        process.executableURL = compiler
         let mode =
             switch stage {
-            case .typecheck: ["-typecheck"]
-            case .sil: ["-emit-sil", "-o", folder.appendingPathComponent("snippet.sil").path]
+            case .typecheck: ["-typecheck", "-parse-as-library"]
+            case .sil:
+                ["-emit-sil", "-parse-as-library", "-o", folder.appendingPathComponent("snippet.sil").path]
             }
-        process.arguments =
-            mode + ["-parse-as-library", "-swift-version", "6", "-I", modules.path, file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(
-            succeeded: process.terminationStatus == 0 && process.terminationReason == .exit,
-            diagnostics: String(decoding: data, as: UTF8.self)
-        )
+        return try run(compiler, mode + ["-swift-version", "6", "-I", modules.path, file.path])
+    }
+
+    /// Runs `compiler` with `arguments` and collects what it printed.
+    package static func run(_ compiler: URL, _ arguments: [String]) throws -> Outcome {
+        #if os(macOS) || os(Linux)
+            let process = Process()
+            process.executableURL = compiler
+            process.arguments = arguments
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return Outcome(
+                succeeded: process.terminationStatus == 0 && process.terminationReason == .exit,
+                diagnostics: String(decoding: data, as: UTF8.self)
+            )
+        #else
+            throw Unavailable(reason: "the compiler runs only on macOS and Linux")
+        #endif
     }
 }
 
