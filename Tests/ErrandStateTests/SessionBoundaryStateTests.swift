@@ -26,7 +26,7 @@ import Testing
             auth: auth, dispatcher: dispatcher,
             request: { _ in Request<Tokens>(.post("/login").authentication(.none)) },
             tokens: { TokenPair(accessToken: $0.accessToken, refreshToken: $0.refreshToken) })
-        weak let released = model
+        weak var released = model
         let task = model?.submit(Credentials(email: "ada@example.com", password: "pw"))
         await clock.waitForSleepers()
         // When the sheet closes and the answer arrives anyway
@@ -45,7 +45,7 @@ import Testing
         var model: ListViewModel<Item>? = ListViewModel(dispatcher: dispatcher, pagination: .pages(size: 2)) {
             _ in Request<[Item]>(.get("/items"))
         }
-        weak let released = model
+        weak var released = model
         let task = model?.load()
         await clock.waitForSleepers()
         // When the screen goes away
