@@ -2,31 +2,27 @@
     import Foundation
     import Security
 
-    /// The hand-over from Apple's server trust object to the portable pin check.
+    /// The hand-over from Apple's server trust object to the portable pin decision,
+    /// ``PublicKeyPins/answer(host:systemTrusted:chain:)``, which holds every rule.
     ///
-    /// The system evaluates the chain first (expiry, name, trusted roots); pins only narrow what
-    /// it accepts. A chain it rejects keeps the default handling and fails as a TLS error.
+    /// Only reading the trust lives here. The system evaluates first, and the chain is copied
+    /// after: it is then the path the system built and trusted, leaf first, not merely what the
+    /// server sent (`SecTrustCopyCertificateChain`, iOS 15 and macOS 12).
     extension ChallengeDelegate {
         func answerPinned(
             _ challenge: URLAuthenticationChallenge, task: URLSessionTask, pins: PublicKeyPins,
             completionHandler:
                 @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
         ) {
-            let host = challenge.protectionSpace.host
-            guard let trust = challenge.protectionSpace.serverTrust, SecTrustEvaluateWithError(trust, nil),
-                let chain = SecTrustCopyCertificateChain(trust) as? [SecCertificate]
-            else {
-                completionHandler(.performDefaultHandling, nil)
-                return
-            }
-            let certificates = chain.map { SecCertificateCopyData($0) as Data }
-            guard pins.accepts(host: host, certificates: certificates) else {
-                let refusal = NetworkError.pinMismatch(host: host, certificates: certificates.count)
-                refusals.withLock { $0[task.taskIdentifier] = refusal }
-                completionHandler(.cancelAuthenticationChallenge, nil)
-                return
-            }
-            completionHandler(.useCredential, URLCredential(trust: trust))
+            let trust = challenge.protectionSpace.serverTrust
+            let trusted = trust.map { SecTrustEvaluateWithError($0, nil) } ?? false
+            let chain = trust.flatMap { SecTrustCopyCertificateChain($0) as? [SecCertificate] }
+            let answer = pins.answer(
+                host: challenge.protectionSpace.host, systemTrusted: trusted,
+                chain: chain?.map { SecCertificateCopyData($0) as Data })
+            let settled = settle(answer, forTask: task.taskIdentifier)
+            let credential = settled == .useCredential ? trust.map { URLCredential(trust: $0) } : nil
+            completionHandler(settled, credential)
         }
     }
 #endif

@@ -11,12 +11,14 @@ import Foundation
 /// `WWW-Authenticate: Basic`. Errand's auth lives in its policies, not in URLSession's credential
 /// store, so there the challenge is cancelled and the 401 response (status and headers; the
 /// body is lost) is delivered as an answer. Server trust challenges for hosts with pins are
-/// checked against them where the platform allows (see `ChallengeDelegate+Pinning.swift`);
-/// others, and client certificate challenges, keep the system's default handling.
+/// checked against them where the platform allows: `ChallengeDelegate+Pinning.swift` reads the
+/// platform's trust, ``PublicKeyPins/answer(host:systemTrusted:chain:)`` decides, and
+/// ``settle(_:forTask:)`` turns the decision into a disposition. Others, and client certificate
+/// challenges, keep the system's default handling.
 final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     private let challenged = Locked<[Int: HTTPURLResponse]>([:])
     /// The pinning failures of tasks whose server trust challenge was refused.
-    let refusals = Locked<[Int: NetworkError]>([:])
+    private let refusals = Locked<[Int: NetworkError]>([:])
     /// The public keys that pinned hosts must present.
     let pins: PublicKeyPins?
 
@@ -62,6 +64,20 @@ final class ChallengeDelegate: NSObject, URLSessionTaskDelegate, Sendable {
     /// The 401 response recorded for a task whose challenge was cancelled, once.
     func takeChallengedResponse(forTask identifier: Int) -> HTTPURLResponse? {
         challenged.withLock { $0.removeValue(forKey: identifier) }
+    }
+
+    /// The session's disposition for a server trust answer; a refusal is kept as the task's
+    /// outcome, for ``takeRefusal(forTask:)``.
+    func settle(_ answer: ServerTrustAnswer, forTask identifier: Int) -> URLSession.AuthChallengeDisposition {
+        switch answer {
+        case .performDefaultHandling:
+            return .performDefaultHandling
+        case .useServerTrust:
+            return .useCredential
+        case .cancel(let refusal):
+            refusals.withLock { $0[identifier] = refusal }
+            return .cancelAuthenticationChallenge
+        }
     }
 
     /// The pinning failure recorded for a task whose server trust was refused, once.

@@ -32,16 +32,20 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         self.challenges = ChallengeDelegate(pins: pins)
     }
 
-    /// Runs `work` where the caller's code may run: on Linux, after the follow-ups before it,
-    /// off the session's thread (which the caller's code could wait for: starting or cancelling
-    /// a task waits for it); elsewhere, the session's delegate queue is such a place already.
-    private func later(_ work: @escaping @Sendable () -> Void) {
-        #if canImport(FoundationNetworking)
+    #if canImport(FoundationNetworking)
+        /// Runs `work` where the caller's code may run: after the follow-ups before it, off the
+        /// session's thread (which the caller's code could wait for: starting or cancelling a
+        /// task waits for it).
+        private func later(_ work: @escaping @Sendable () -> Void) {
             followUps.addOperation(work)
-        #else
+        }
+    #else
+        /// Runs `work` now: the session's delegate queue is a place the caller's code may run.
+        /// Not escaping, so nothing it captures (a task, a response) must be `Sendable`.
+        private func later(_ work: () -> Void) {
             work()
-        #endif
-    }
+        }
+    #endif
 
     /// Routes the events of `task` to `transfer` until the task completes; call before resuming.
     func track(_ task: URLSessionTask, as transfer: TrackedTransfer) {
@@ -98,12 +102,19 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, Sendable {
         _ session: URLSession, task: URLSessionTask, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
     ) {
-        // Later: FoundationNetworking's answer to some dispositions resumes the task, which
-        // waits for the session's thread.
-        later { [challenges] in
+        #if canImport(FoundationNetworking)
+            // Later: FoundationNetworking's answer to some dispositions resumes the task, which
+            // waits for the session's thread. Its challenge, session and task are Sendable.
+            later { [challenges] in
+                challenges.urlSession(
+                    session, task: task, didReceive: challenge, completionHandler: completionHandler)
+            }
+        #else
+            // Directly: Apple's session needs no hop here, and its SDK does not promise that a
+            // challenge is Sendable, so none crosses into a @Sendable closure.
             challenges.urlSession(
                 session, task: task, didReceive: challenge, completionHandler: completionHandler)
-        }
+        #endif
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -59,17 +59,36 @@ public final class StreamLogSink: LogSink {
     import os
 
     /// A sink that writes each entry to an `os.Logger`, at `.debug` for requests and responses
-    /// and `.error` for failures. The text is already redacted, so it is logged as public.
+    /// and `.error` for failures, private unless told otherwise.
+    ///
+    /// The text is redacted before it arrives, but redaction hides only the secrets it knows
+    /// of: whatever it misses (a customer's details in a body, an identifier in a path) would
+    /// stay readable in the unified log and in every sysdiagnose a user sends. So entries are
+    /// logged ``LogPrivacy/private`` by default, readable in Xcode's console while debugging;
+    /// choose ``LogPrivacy/public`` only for an app whose traffic carries nothing personal.
     @available(macOS 11.0, iOS 14.0, tvOS 14.0, watchOS 7.0, *)
     public struct OSLogSink: LogSink {
         /// The logger entries go to.
         public let logger: Logger
+        /// Whether the entries' text is readable in the unified log.
+        public let privacy: LogPrivacy
 
-        /// Creates a sink.
+        /// Creates a sink whose entries are private in the unified log.
         ///
         /// - Parameter logger: The logger; subsystem `Errand`, category `network` when omitted.
         public init(_ logger: Logger = Logger(subsystem: "Errand", category: "network")) {
+            self.init(logger, privacy: UnifiedLogMark.defaultPrivacy)
+        }
+
+        /// Creates a sink with the privacy you choose.
+        ///
+        /// - Parameters:
+        ///   - logger: The logger; subsystem `Errand`, category `network` when omitted.
+        ///   - privacy: Whether the entries' text is readable in the unified log.
+        public init(_ logger: Logger = Logger(subsystem: "Errand", category: "network"), privacy: LogPrivacy)
+        {
             self.logger = logger
+            self.privacy = privacy
         }
 
         /// Writes `line` to the logger.
@@ -77,9 +96,13 @@ public final class StreamLogSink: LogSink {
         /// - Parameter line: The entry.
         public func log(_ line: LogLine) {
             let text = line.text
-            switch line.event {
-            case .failure: logger.error("\(text, privacy: .public)")
-            case .request, .response: logger.debug("\(text, privacy: .public)")
+            // `privacy:` takes a literal member, never a variable: one call per case.
+            let mark = UnifiedLogMark(line.event, privacy: privacy)
+            switch (mark.level, mark.privacy) {
+            case (.error, .private): logger.error("\(text, privacy: .private)")
+            case (.error, .public): logger.error("\(text, privacy: .public)")
+            case (.debug, .private): logger.debug("\(text, privacy: .private)")
+            case (.debug, .public): logger.debug("\(text, privacy: .public)")
             }
         }
     }

@@ -8,6 +8,16 @@ extension NetworkError {
                 + "(\(certificates) certificate(s) in its chain); the connection was refused.")
     }
 
+    /// The error for a pinned host whose chain the system trusted but that could not be read, so
+    /// its pins could not be checked.
+    static func pinChainUnreadable(host: String) -> NetworkError {
+        NetworkError(
+            code: .pinning,
+            message:
+                "The certificate chain of \(EscapedText.line(host)) could not be read, so its pins could not be "
+                + "checked; the connection was refused.")
+    }
+
     /// The error for a request to a pinned host where pinning cannot be enforced.
     static func pinningUnavailable(host: String, request: RequestData?) -> NetworkError {
         NetworkError(

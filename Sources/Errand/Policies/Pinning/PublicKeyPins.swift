@@ -91,23 +91,6 @@ public struct PublicKeyPins: Hashable, Sendable {
         return SHA256.hash(keyInfo).base64EncodedString()
     }
 
-    /// Whether a server's certificate chain satisfies the pins of `host`.
-    ///
-    /// - Parameters:
-    ///   - host: The host that was connected to.
-    ///   - certificates: The server's chain, DER-encoded, leaf first.
-    /// - Returns: `true` when `host` is not pinned, or when any certificate carries a pinned key.
-    ///   Certificates that cannot be read count as not matching.
-    func accepts(host: String, certificates: [Data]) -> Bool {
-        guard let pinned = pins(forHost: host) else { return true }
-        return certificates.contains { certificate in
-            guard let keyInfo = DERReader.subjectPublicKeyInfo(ofCertificate: certificate) else {
-                return false
-            }
-            return pinned.contains(SHA256.hash(keyInfo))
-        }
-    }
-
     /// The pins that apply to `host`: its exact entry, else its longest covering wildcard.
     ///
     /// The one place a connection's host meets the pins: both sides are ``HostName``s, so no
