@@ -26,7 +26,7 @@ import Testing
             auth: auth, dispatcher: dispatcher,
             request: { _ in Request<Tokens>(.post("/login").authentication(.none)) },
             tokens: { TokenPair(accessToken: $0.accessToken, refreshToken: $0.refreshToken) })
-        weak var released = model
+        let released = Weak(model)
         let task = model?.submit(Credentials(email: "ada@example.com", password: "pw"))
         await clock.waitForSleepers()
         // When the sheet closes and the answer arrives anyway
@@ -34,7 +34,7 @@ import Testing
         clock.advance(by: .seconds(1))
         await task?.value
         // Then the view model is gone, its request was cancelled, and nobody is signed in
-        #expect(released == nil)
+        #expect(released.object == nil)
         #expect(try await storage.read() == nil)
         #expect(!auth.isLoggedIn)
     }
@@ -45,13 +45,13 @@ import Testing
         var model: ListViewModel<Item>? = ListViewModel(dispatcher: dispatcher, pagination: .pages(size: 2)) {
             _ in Request<[Item]>(.get("/items"))
         }
-        weak var released = model
+        let released = Weak(model)
         let task = model?.load()
         await clock.waitForSleepers()
         // When the screen goes away
         model = nil
         // Then the view model is gone and its request is cancelled before any answer
-        #expect(released == nil)
+        #expect(released.object == nil)
         await waitUntil("the download is cancelled") { clock.sleeperCount == 0 }
         await task?.value
     }
@@ -109,4 +109,10 @@ import Testing
         try await auth.logIn(tokens: TokenPair(accessToken: "carol"))
         #expect(clears.withLock { $0 } == 2)
     }
+}
+
+/// A reference that does not keep its object alive (`weak let` needs Swift 6.2).
+private struct Weak<Object: AnyObject> {
+    weak var object: Object?
+    init(_ object: Object?) { self.object = object }
 }
