@@ -33,6 +33,10 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         /// The token storage could not be read or written (a corrupt or unreadable token file, a
         /// keychain error); the stored session is not usable until it is fixed or cleared.
         case tokenStorage
+        /// The token storage is out of reach for now (the keychain while the device is locked,
+        /// or before its first unlock after a restart); the stored session is kept. Try again
+        /// once the device is unlocked: it is no reason to sign the user out.
+        case tokenStorageUnavailable
         /// The server's certificate chain carries none of the keys pinned for its host, or
         /// pinning cannot be enforced on this platform, so nothing was sent.
         case pinning
@@ -92,6 +96,8 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .unmatchedRequest: "No saved response matches this request."
         case .cassette: "Saved responses could not be read or written."
         case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
+        case .tokenStorageUnavailable:
+            "Your saved sign-in is not available right now. Unlock the device and try again."
         case .pinning: "The connection to the server could not be verified as secure."
         case .responseTooLarge: "The server's answer was too large to load."
         }

@@ -92,7 +92,10 @@ public final class AuthState {
     ///
     /// Emits no event: nothing changed, the app only learnt where it stands.
     ///
-    /// - Throws: `NetworkError` with code `tokenStorage` when the storage cannot be read.
+    /// - Throws: `NetworkError` with code `tokenStorage` when the storage cannot be read;
+    ///   `tokenStorageUnavailable` when it is out of reach for now (the keychain of a locked
+    ///   device, a launch in the background before the first unlock): the stored sign-in is
+    ///   kept, so call this again once the device is unlocked rather than asking for a sign-in.
     public func restore() async throws {
         do {
             isLoggedIn = try await storage.read() != nil
@@ -270,7 +273,9 @@ public final class AuthState {
         code: .sessionEnded, message: "Signed out before the sign-in finished; the tokens were not kept.")
 
     private static func storageError(_ operation: String, _ error: any Error) -> NetworkError {
-        NetworkError(
+        // Kept as it is, so that its code (and its user message) does not ask to sign in again.
+        if let error = error as? NetworkError, error.code == .tokenStorageUnavailable { return error }
+        return NetworkError(
             code: .tokenStorage, message: "The token storage could not \(operation) the tokens: \(error)",
             underlyingError: error)
     }

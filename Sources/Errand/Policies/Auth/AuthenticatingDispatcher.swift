@@ -40,7 +40,9 @@ import Foundation
 /// - A refresh request sent back through an auth policy on the same storage (without
 ///   `.authentication(.none)`) fails at once with `invalidRequest` and a message naming the fix,
 ///   and so does the refresh; the session is kept.
-/// - A storage that cannot be read or written fails the request with `tokenStorage`.
+/// - A storage that cannot be read or written fails the request with `tokenStorage`; one out of
+///   reach for now (the keychain of a locked device) with `tokenStorageUnavailable`, and the
+///   session is kept.
 /// - With ``InMemoryTokenStorage``, ``FileTokenStorage`` or `KeychainTokenStorage`, tokens read
 ///   once are sent without reading the storage again until it changes (a write, a `clear()` on
 ///   sign-out, a refresh) or they come within the leeway of their expiry; such a request starts

@@ -22,11 +22,14 @@ extension TokenSession {
         }
     }
 
-    /// `error` as a `tokenStorage` error: kept as it is when the storage already says so.
+    /// `error` as a `tokenStorage` error: kept as it is when the storage already says so, or
+    /// says that it is only unavailable for now (`tokenStorageUnavailable`).
     static func storageError(_ error: any Error, doing action: String, request: RequestData?)
         -> NetworkError
     {
-        if var error = error as? NetworkError, error.code == .tokenStorage {
+        if var error = error as? NetworkError,
+            error.code == .tokenStorage || error.code == .tokenStorageUnavailable
+        {
             error.request = request ?? error.request
             return error
         }
