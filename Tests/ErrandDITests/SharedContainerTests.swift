@@ -127,39 +127,41 @@ private enum FirstBinding {
     // `DI.current` skips the task-local lookup until a container is first bound, so each way of
     // binding one is checked as the first binding of a process of its own.
 
-    @Test func theFirstWithCurrentOfAProcessIsSeen() async {
-        await #expect(processExitsWith: .success) {
-            if await !FirstBinding.withCurrent.isSeen() { exit(1) }
-        }
-    }
-
-    @Test func theFirstAsyncWithCurrentOfAProcessIsSeen() async {
-        await #expect(processExitsWith: .success) {
-            if await !FirstBinding.withCurrentAsync.isSeen() { exit(1) }
-        }
-    }
-
-    @Test func theFirstWithOverridesOfAProcessIsSeen() async {
-        await #expect(processExitsWith: .success) {
-            if await !FirstBinding.withOverrides.isSeen() { exit(1) }
-        }
-    }
-
-    @Test func theFirstAsyncWithOverridesOfAProcessIsSeen() async {
-        await #expect(processExitsWith: .success) {
-            if await !FirstBinding.withOverridesAsync.isSeen() { exit(1) }
-        }
-    }
-
-    @Test func replacingTheSharedContainerWhileEightThreadsResolveFromItIsSafe() async {
-        // In a process of its own: it replaces the shared container, which other suites read.
-        let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
-            if let problem = hammerTheSharedContainer() {
-                FileHandle.standardError.write(Data((problem + "\n").utf8))
-                exit(1)
+    #if compiler(>=6.2)  // exit tests: Swift Testing in Swift 6.2
+        @Test func theFirstWithCurrentOfAProcessIsSeen() async {
+            await #expect(processExitsWith: .success) {
+                if await !FirstBinding.withCurrent.isSeen() { exit(1) }
             }
         }
-        let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(standardError.isEmpty, "\(standardError)")
-    }
+
+        @Test func theFirstAsyncWithCurrentOfAProcessIsSeen() async {
+            await #expect(processExitsWith: .success) {
+                if await !FirstBinding.withCurrentAsync.isSeen() { exit(1) }
+            }
+        }
+
+        @Test func theFirstWithOverridesOfAProcessIsSeen() async {
+            await #expect(processExitsWith: .success) {
+                if await !FirstBinding.withOverrides.isSeen() { exit(1) }
+            }
+        }
+
+        @Test func theFirstAsyncWithOverridesOfAProcessIsSeen() async {
+            await #expect(processExitsWith: .success) {
+                if await !FirstBinding.withOverridesAsync.isSeen() { exit(1) }
+            }
+        }
+
+        @Test func replacingTheSharedContainerWhileEightThreadsResolveFromItIsSafe() async {
+            // In a process of its own: it replaces the shared container, which other suites read.
+            let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
+                if let problem = hammerTheSharedContainer() {
+                    FileHandle.standardError.write(Data((problem + "\n").utf8))
+                    exit(1)
+                }
+            }
+            let standardError = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+            #expect(standardError.isEmpty, "\(standardError)")
+        }
+    #endif
 }
