@@ -97,7 +97,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
         case .cassette: "Saved responses could not be read or written."
         case .tokenStorage: "Your saved sign-in could not be read. Please sign in again."
         case .tokenStorageUnavailable:
-            "Your saved sign-in is not available right now. Unlock the device and try again."
+            "Your saved sign-in is not available right now. Try again in a moment."
         case .pinning: "The connection to the server could not be verified as secure."
         case .responseTooLarge: "The server's answer was too large to load."
         }

@@ -113,9 +113,10 @@ public final class AuthState {
     /// - Parameters:
     ///   - tokens: The tokens the server issued.
     ///   - user: Who signed in, if the answer said.
-    /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
-    ///   state then stays as it was. `sessionEnded` when ``logout()`` was called before the sign-in
-    ///   finished: sign-out wins, and the tokens are not kept.
+    /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored, or
+    ///   `tokenStorageUnavailable` when the storage is out of reach for now (a locked device's
+    ///   keychain); the state then stays as it was. `sessionEnded` when ``logout()`` was called
+    ///   before the sign-in finished: sign-out wins, and the tokens are not kept.
     public func logIn(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
         try await logIn(tokens: tokens, user: user, while: { true })
     }
@@ -178,8 +179,8 @@ public final class AuthState {
     /// - Parameters:
     ///   - tokens: The new user's tokens.
     ///   - user: The new user, if known.
-    /// - Throws: `NetworkError` with code `tokenStorage` when the tokens cannot be stored; the
-    ///   previous user then stays signed in.
+    /// - Throws: `NetworkError` with code `tokenStorage` or `tokenStorageUnavailable` when the
+    ///   tokens cannot be stored; the previous user then stays signed in.
     public func switchAccount(tokens: TokenPair, user: (any Sendable)? = nil) async throws {
         try await logIn(tokens: tokens, user: user)
     }
@@ -187,9 +188,13 @@ public final class AuthState {
     /// Signs out: forgets the user, clears the token storage and whatever `alsoClear` clears,
     /// and emits ``AuthEvent/loggedOut``.
     ///
-    /// The state is signed out even when the storage fails to clear.
+    /// The state is signed out even when the storage fails to clear. The stored tokens then
+    /// remain: a later ``restore()`` would sign the user back in, and an auth policy on that
+    /// storage would still send them. Call `logout()` again once the storage can be reached
+    /// (for `tokenStorageUnavailable`, once the device is unlocked).
     ///
-    /// - Throws: `NetworkError` with code `tokenStorage` when the storage could not be cleared.
+    /// - Throws: `NetworkError` with code `tokenStorage`, or `tokenStorageUnavailable` for a
+    ///   storage out of reach for now, when the storage could not be cleared.
     public func logout() async throws {
         try await end(with: .loggedOut)
     }
