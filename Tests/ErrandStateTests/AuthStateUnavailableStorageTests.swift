@@ -72,4 +72,58 @@ import Testing
         #expect(auth.isLoggedIn)
         #expect(storage.tokens.withLock { $0 } == TokenPair(accessToken: "a"))
     }
+
+    @Test func aSignOutThatCannotClearTheStorageStillHoldsInThisProcess() async throws {
+        // Given a signed-in user, an auth policy on the storage, and then a locked device
+        let storage = LockableStorage()
+        storage.locked.withLock { $0 = false }
+        let auth = AuthState(storage: storage)
+        try await auth.restore()
+        let server = InMemoryDispatcher()
+        server.stub(.get, "/me", response: .status(200))
+        let dispatcher = server.authenticating(storage: storage, refresh: { $0 })
+        _ = try await dispatcher.dispatch(.get("/me"))
+        storage.locked.withLock { $0 = true }
+
+        // When the user signs out and the storage cannot be cleared
+        let error = try await #require(throws: NetworkError.self) { try await auth.logout() }
+        storage.locked.withLock { $0 = false }
+
+        // Then the sign-out holds: no request sends the ended session's token, and a restore
+        // finds nobody, although the token is still stored
+        #expect(error.code == .tokenStorageUnavailable)
+        #expect(!auth.isLoggedIn)
+        _ = try await dispatcher.dispatch(.get("/me"))
+        #expect(server.receivedRequests.map { $0.headers["Authorization"] } == ["Bearer a", nil])
+        try await auth.restore()
+        #expect(!auth.isLoggedIn)
+        #expect(storage.tokens.withLock { $0 } == TokenPair(accessToken: "a"))
+
+        // When the next user signs in, their token is sent; and a sign-out that clears works
+        try await auth.logIn(tokens: TokenPair(accessToken: "b"))
+        _ = try await dispatcher.dispatch(.get("/me"))
+        #expect(server.receivedRequests.last?.headers["Authorization"] == "Bearer b")
+        try await auth.logout()
+        #expect(storage.tokens.withLock { $0 } == nil)
+    }
+
+    @Test func aSecondSignOutOnceUnlockedClearsTheStorage() async throws {
+        // Given a sign-out that could not clear a locked storage
+        let storage = LockableStorage()
+        storage.locked.withLock { $0 = false }
+        let auth = AuthState(storage: storage)
+        try await auth.restore()
+        storage.locked.withLock { $0 = true }
+        _ = try? await auth.logout()
+
+        // When the device is unlocked and the app signs out again
+        storage.locked.withLock { $0 = false }
+        try await auth.logout()
+
+        // Then the tokens are gone, and a later launch finds nobody either
+        #expect(storage.tokens.withLock { $0 } == nil)
+        let nextLaunch = AuthState(storage: storage)
+        try await nextLaunch.restore()
+        #expect(!nextLaunch.isLoggedIn)
+    }
 }

@@ -98,7 +98,8 @@ public final class AuthState {
     ///   kept, so call this again once the device is unlocked rather than asking for a sign-in.
     public func restore() async throws {
         do {
-            isLoggedIn = try await storage.read() != nil
+            // Signed out, but the clear failed: what the storage still holds is no session's.
+            isLoggedIn = ledger.holdsEndedTokens ? false : try await storage.read() != nil
         } catch {
             throw Self.storageError("read", error)
         }
@@ -188,10 +189,11 @@ public final class AuthState {
     /// Signs out: forgets the user, clears the token storage and whatever `alsoClear` clears,
     /// and emits ``AuthEvent/loggedOut``.
     ///
-    /// The state is signed out even when the storage fails to clear. The stored tokens then
-    /// remain: a later ``restore()`` would sign the user back in, and an auth policy on that
-    /// storage would still send them. Call `logout()` again once the storage can be reached
-    /// (for `tokenStorageUnavailable`, once the device is unlocked).
+    /// The state is signed out even when the storage fails to clear. The tokens left in it are
+    /// then the ended session's: in this process, the auth policies on the storage send none
+    /// and ``restore()`` finds none, until the next sign-in. They stay in the storage, though,
+    /// and the next launch would find them: call `logout()` again once the storage can be
+    /// reached (for `tokenStorageUnavailable`, once the device is unlocked).
     ///
     /// - Throws: `NetworkError` with code `tokenStorage`, or `tokenStorageUnavailable` for a
     ///   storage out of reach for now, when the storage could not be cleared.

@@ -51,6 +51,9 @@ package final class TokenLedger: Sendable {
         var sentThroughItself = false
         /// The last generation an auth policy ended because its tokens could not be renewed.
         var expired: UInt64?
+        /// The generation a sign-out started whose clear failed: the tokens still stored are
+        /// the ended session's, so nothing reads them while it lasts.
+        var uncleared: UInt64?
     }
 
     let salt = UInt64.random(in: .min ... .max)
@@ -136,10 +139,23 @@ package final class TokenLedger: Sendable {
 
     /// Clears the storage and ends its session. Advances the generation before the clear starts,
     /// so that a refresh still running can no longer store its tokens.
+    ///
+    /// When the clear fails, the tokens left in the storage stay the ended session's: requests
+    /// and ``holdsEndedTokens`` treat the storage as empty until the next sign-in or clear.
     package func signOut(_ storage: any TokenStorage) async throws {
         advance()
-        try await serialized { try await storage.clear() }
+        let ended = generation
+        do {
+            try await serialized { try await storage.clear() }
+        } catch {
+            state.withLock { if $0.generation == ended { $0.uncleared = ended } }
+            throw error
+        }
     }
+
+    /// Whether the storage holds the tokens of a session that was signed out but could not be
+    /// cleared: they must not be read as a session's.
+    package var holdsEndedTokens: Bool { state.withLock { $0.uncleared == $0.generation } }
 
     /// Replaces `expected` with `replacement` (`nil` clears), only if the storage still holds
     /// `expected` in session `generation`; whether it did.

@@ -3,6 +3,8 @@ import Foundation
 extension TokenSession {
     /// The stored tokens; a storage failure becomes a `tokenStorage` error for `request`.
     func read(for request: RequestData?) async throws(NetworkError) -> TokenPair? {
+        // Signed out, but the clear failed: what the storage still holds is no session's.
+        if ledger.holdsEndedTokens { return nil }
         do {
             return try await storage.read()
         } catch {
