@@ -74,6 +74,14 @@ public enum Loadable<Value> {
     /// The state a load ends in when it fails: the error, keeping the current value.
     func failing(with error: NetworkError) -> Loadable<Value> { .failed(error, previous: value) }
 
+    /// The state a load ends in: the value it loaded, or its failure keeping the current value.
+    func finishing(with result: Result<Value, NetworkError>) -> Loadable<Value> {
+        switch result {
+        case .success(let value): .loaded(value)
+        case .failure(let error): failing(with: error)
+        }
+    }
+
     /// The state after a cancelled load: the value kept, as loaded, or idle when there was none.
     var settled: Loadable<Value> {
         switch self {

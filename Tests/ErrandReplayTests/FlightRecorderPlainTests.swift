@@ -127,7 +127,7 @@ import Testing
         let plain = recorder.plainExchange(
             request, response: response, startedDateTime: Self.started, duration: .zero)
         recorder.record(
-            request, response: response, error: nil, startedDateTime: Self.started, duration: .zero)
+            request, .success(response), startedDateTime: Self.started, duration: .zero)
 
         // Then it is not kept as it came, and what is kept holds no secret
         #expect(plain == nil, "\(name) was kept as it came")
@@ -160,7 +160,7 @@ import Testing
 
         // When it is recorded
         recorder.record(
-            .get("/numbers"), response: response, error: nil, startedDateTime: Self.started, duration: .zero)
+            .get("/numbers"), .success(response), startedDateTime: Self.started, duration: .zero)
 
         // Then the budget holds and the body is replaced by a note
         let entry = try #require(recorder.har().entries.first)

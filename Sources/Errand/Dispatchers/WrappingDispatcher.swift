@@ -43,3 +43,33 @@ struct SessionStamper: Sendable {
         return request
     }
 }
+
+extension NetworkDispatcher {
+    /// Dispatches `request` and hands its outcome to `observe` just before the caller's callback,
+    /// on the same thread: the shape of a policy that watches requests go by (metrics, a flight
+    /// recorder, a queue's slot) without changing them.
+    ///
+    /// - Parameters:
+    ///   - request: The request, sent as it is.
+    ///   - onSuccess: The caller's success callback, called after `observe`.
+    ///   - onError: The caller's failure callback, called after `observe`.
+    ///   - observe: Sees the response or the failure first.
+    /// - Returns: What cancels the request.
+    package func dispatch(
+        request: RequestData,
+        onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
+        onError: @escaping @Sendable (NetworkError) -> Void,
+        observing observe: @escaping @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    ) -> any Cancellable {
+        dispatch(
+            request: request,
+            onSuccess: { response in
+                observe(.success(response))
+                onSuccess(response)
+            },
+            onError: { error in
+                observe(.failure(error))
+                onError(error)
+            })
+    }
+}

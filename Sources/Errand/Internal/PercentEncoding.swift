@@ -1,11 +1,17 @@
 import Foundation
 
 /// Percent-encoding for query strings and form bodies, byte by byte (this runs for every request).
-enum PercentEncoding {
+///
+/// The one encoder and decoder of the package: ErrandReplay reads and writes HAR query strings
+/// and form bodies with it too.
+package enum PercentEncoding {
     /// Escapes one name or value: everything but RFC 3986 unreserved characters, so `+`, `&`,
     /// `=`, space and non-ASCII text arrive exactly as sent whatever the server's form parser
     /// does with `+`.
-    static func escape(_ string: String) -> String {
+    ///
+    /// - Parameter string: A name or a value, as the caller wrote it.
+    /// - Returns: The text with every byte but `A-Z a-z 0-9 - . _ ~` written `%XX` (upper case).
+    package static func escape(_ string: String) -> String {
         var output: [UInt8] = []
         var clean = true
         for byte in string.utf8 {
@@ -45,8 +51,15 @@ enum PercentEncoding {
     }
 
     /// Decodes `%XX` escapes; a `%` without two hex digits stays as it is.
-    static func unescape(_ text: Substring) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return String(text) }
+    ///
+    /// - Parameters:
+    ///   - text: Escaped text, such as a query item's name or value.
+    ///   - plusIsSpace: Whether `+` means a space, as in form bodies; URLs keep `+` literal.
+    /// - Returns: The decoded text; bytes that are not UTF-8 become U+FFFD.
+    package static func unescape(_ text: Substring, plusIsSpace: Bool = false) -> String {
+        guard
+            text.utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) })
+        else { return String(text) }
         let bytes = Array(text.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
@@ -58,7 +71,8 @@ enum PercentEncoding {
                 output.append(high << 4 | low)
                 index += 3
             } else {
-                output.append(bytes[index])
+                output.append(
+                    plusIsSpace && bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
                 index += 1
             }
         }

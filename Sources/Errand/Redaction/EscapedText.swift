@@ -21,6 +21,23 @@ package enum EscapedText {
         return result
     }
 
+    /// `text` in double quotes as one line, for a value named inside a sentence: escaped as in
+    /// ``line(_:)``, and a quote or a backslash escaped too, so where the value ends is plain.
+    ///
+    /// - Parameter text: Text from a caller or a server, such as a header name.
+    /// - Returns: The text between `"` and `"`, with no raw control character and no bare quote.
+    package static func quoted(_ text: some StringProtocol) -> String {
+        var result = "\""
+        result.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\": result += "\\" + String(scalar)
+            default: append(scalar, to: &result)
+            }
+        }
+        return result + "\""
+    }
+
     /// `text` as lines of its own under an entry, each starting with `indent`.
     ///
     /// Line breaks (LF, CR LF) start a new indented line, so a multi-line body keeps its shape;

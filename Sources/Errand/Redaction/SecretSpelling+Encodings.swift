@@ -34,26 +34,10 @@ extension SecretSpelling {
         ]
     }
 
-    /// The text as inside a JSON string; with `slash`, `/` is written `\/` as some servers do.
+    /// The text as inside a JSON string, with `\u` escapes for every control but LF, CR and
+    /// tab; with `slash`, `/` is written `\/` as some servers do.
     static func jsonEscaped(_ text: String, slash: Bool) -> String {
-        var output = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            case "/" where slash: output += "\\/"
-            default:
-                if scalar.value < 0x20 {
-                    output += unicodeEscape(UInt16(scalar.value), uppercase: false)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output
+        JSONString.escaped(text, slash: slash, shortControls: false)
     }
 
     /// The text as an ASCII-only JSON encoder writes it: non-ASCII as `\uXXXX` (surrogate pairs

@@ -53,7 +53,7 @@ public struct MultipartPart: Hashable, Sendable {
     static func problem(in parts: [MultipartPart]) -> String? {
         for part in parts {
             if let contentType = part.contentType, let problem = RequestData.fieldValueProblem(contentType) {
-                return "the content type of part \(RequestData.shown(part.name)) cannot be sent: \(problem)"
+                return "the content type of part \(EscapedText.quoted(part.name)) cannot be sent: \(problem)"
             }
         }
         return nil

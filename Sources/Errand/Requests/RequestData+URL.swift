@@ -55,7 +55,7 @@ extension RequestData {
     /// user info and secret query values hidden as in ``description``, since a message is
     /// logged on its own.
     static func shownRedacted(_ text: String) -> String {
-        shown(descriptionVocabulary.redactingQuery(ofURL: text))
+        EscapedText.quoted(descriptionVocabulary.redactingQuery(ofURL: text))
     }
 
     /// Whether `string` starts with a URL scheme and `://`, such as `https://`.

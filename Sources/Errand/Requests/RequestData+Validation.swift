@@ -10,16 +10,19 @@ extension RequestData {
     /// Refuses a method or header field that is not valid HTTP, and a timeout that is not a duration.
     func validateHead() throws(NetworkError) {
         if let problem = Self.tokenProblem(method.rawValue) {
-            throw invalid("The method \(Self.shown(method.rawValue)) is not a valid HTTP method: \(problem).")
+            throw invalid(
+                "The method \(EscapedText.quoted(method.rawValue)) is not a valid HTTP method: \(problem).")
         }
         for field in headers {
             if let problem = Self.tokenProblem(field.name) {
                 throw invalid(
-                    "The header name \(Self.shown(field.name)) is not a valid field name: \(problem).")
+                    "The header name \(EscapedText.quoted(field.name)) is not a valid field name: \(problem)."
+                )
             }
             // The value itself is never shown: it may be a credential.
             if let problem = Self.fieldValueProblem(field.value) {
-                throw invalid("The value of header \(Self.shown(field.name)) cannot be sent: \(problem).")
+                throw invalid(
+                    "The value of header \(EscapedText.quoted(field.name)) cannot be sent: \(problem).")
             }
         }
         if let body, !headers.contains("Content-Type"), let problem = Self.fieldValueProblem(body.contentType)
@@ -106,28 +109,5 @@ extension RequestData {
         case 0x00..<0x20, 0x7F: "the control character \\u{\(PercentEncoding.hex(byte))}"
         default: PercentEncoding.shown(byte)
         }
-    }
-
-    /// `text` in quotes with control characters escaped as ``EscapedText`` escapes them (and a
-    /// quote or a backslash too), so a message never holds a raw CR LF, ESC or bidi override.
-    static func shown(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\r": result += "\\r"
-            case "\n": result += "\\n"
-            case "\t": result += "\\t"
-            case "\0": result += "\\0"
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            default:
-                if EscapedText.needsEscape(scalar) {
-                    result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// A request body reduced to what matching compares, by content type.
@@ -38,7 +39,7 @@ struct BodyShape: Sendable {
                 .map { RequestKey.Item(name: $0.name, value: $0.value) }
                 .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
             let text = fields.map {
-                HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value)
+                PercentEncoding.escape($0.name) + "=" + PercentEncoding.escape($0.value)
             }
             self.init(
                 kind: .form, canonical: Data(text.joined(separator: "&").utf8), length: body.count,

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// The recordings of a cassette, indexed for replay: found by lookup, served in recorded order.
@@ -205,13 +206,13 @@ struct RequestKey: Hashable, Sendable {
         let parts = HARURLQuery.parts(of: url)
         let location = Self.split(parts.base)
         origin = rules.ignoresHost ? "" : location.origin
-        path = HARURLQuery.percentDecoded(location.path, plusIsSpace: false)
+        path = PercentEncoding.unescape(location.path)
         query = (parts.query.map { HARURLQuery.items(in: $0, plusIsSpace: true) } ?? [])
             .filter { !rules.ignoredQueryItems.contains($0.name) }
             .map { Item(name: $0.name, value: $0.value) }
             .sorted { ($0.name, $0.value) < ($1.name, $1.value) }
         let queryText = query.map {
-            HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value)
+            PercentEncoding.escape($0.name) + "=" + PercentEncoding.escape($0.value)
         }
         text = self.method + " " + origin + path + "?" + queryText.joined(separator: "&")
     }

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// A JSON value compared by meaning: key order, spacing and number spelling (`1`, `1.0`,
@@ -131,23 +132,7 @@ enum ReplayJSON: Equatable, Decodable {
     }
 
     private static func quoted(_ text: String) -> String {
-        var output = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": output += "\\\""
-            case "\\": output += "\\\\"
-            case "\n": output += "\\n"
-            case "\r": output += "\\r"
-            case "\t": output += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    output += String(format: "\\u%04x", scalar.value)
-                } else {
-                    output.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return output + "\""
+        "\"" + JSONString.escaped(text, shortControls: false) + "\""
     }
 }
 

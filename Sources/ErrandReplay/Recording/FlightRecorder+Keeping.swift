@@ -6,29 +6,38 @@ extension FlightRecorder {
     /// keeps it. Runs on the thread that finished the exchange, before its callback.
     ///
     /// - Parameters:
-    ///   - response: The response, or `nil` for a failure.
-    ///   - error: The failure, or `nil` for a response.
+    ///   - outcome: The response, or the failure.
     func record(
-        _ request: RequestData, response: NetworkResponse?, error: NetworkError?, startedDateTime: Date,
+        _ request: RequestData, _ outcome: Result<NetworkResponse, NetworkError>, startedDateTime: Date,
         duration: Duration
     ) {
-        if let response {
-            if let exchange = plainExchange(
-                request, response: response, startedDateTime: startedDateTime, duration: duration)
-            {
-                let bytes = exchange.weight
-                if bytes <= configuration.maximumBytes {
-                    keep(.plain(exchange), bytes: bytes)
-                    return
-                }
-            }
-            keepRedacted(
-                Recording.entry(
-                    harRequest: harRequest(for: request, answeredBy: response), response: response,
-                    startedDateTime: startedDateTime, duration: duration))
+        let response: NetworkResponse
+        switch outcome {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
+            keepFailure(error, of: request, startedDateTime: startedDateTime, duration: duration)
             return
         }
-        guard let error else { return }
+        if let exchange = plainExchange(
+            request, response: response, startedDateTime: startedDateTime, duration: duration)
+        {
+            let bytes = exchange.weight
+            if bytes <= configuration.maximumBytes {
+                keep(.plain(exchange), bytes: bytes)
+                return
+            }
+        }
+        keepRedacted(
+            Recording.entry(
+                harRequest: harRequest(for: request, answeredBy: response), response: response,
+                startedDateTime: startedDateTime, duration: duration))
+    }
+
+    /// Keeps a failed exchange, with the response that came with the failure, if any.
+    private func keepFailure(
+        _ error: NetworkError, of request: RequestData, startedDateTime: Date, duration: Duration
+    ) {
         let harRequest = harRequest(for: request, answeredBy: error.response, failure: error)
         var entry: HAR.Entry
         if let answer = error.response {

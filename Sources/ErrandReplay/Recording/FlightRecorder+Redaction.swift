@@ -89,28 +89,19 @@ extension FlightRecorder {
     }
 
     private func hideEchoes(_ needles: EchoNeedles, inTextsOf entry: inout HAR.Entry, placeholder: String) {
-        entry.request.url = needles.hidden(in: entry.request.url, placeholder: placeholder)
-        for index in entry.request.headers.indices {
-            entry.request.headers[index].value = needles.hidden(
-                in: entry.request.headers[index].value, placeholder: placeholder)
+        func hide(_ text: inout String) {
+            text = needles.hidden(in: text, placeholder: placeholder)
         }
-        for index in entry.request.queryString.indices {
-            entry.request.queryString[index].value = needles.hidden(
-                in: entry.request.queryString[index].value, placeholder: placeholder)
+        func hide<Item>(_ items: inout [Item], _ value: WritableKeyPath<Item, String>) {
+            for index in items.indices { hide(&items[index][keyPath: value]) }
         }
-        for index in entry.request.cookies.indices {
-            entry.request.cookies[index].value = needles.hidden(
-                in: entry.request.cookies[index].value, placeholder: placeholder)
-        }
-        for index in entry.response.cookies.indices {
-            entry.response.cookies[index].value = needles.hidden(
-                in: entry.response.cookies[index].value, placeholder: placeholder)
-        }
-        for index in entry.response.headers.indices {
-            entry.response.headers[index].value = needles.hidden(
-                in: entry.response.headers[index].value, placeholder: placeholder)
-        }
-        entry.response.redirectURL = needles.hidden(in: entry.response.redirectURL, placeholder: placeholder)
+        hide(&entry.request.url)
+        hide(&entry.request.headers, \.value)
+        hide(&entry.request.queryString, \.value)
+        hide(&entry.request.cookies, \.value)
+        hide(&entry.response.cookies, \.value)
+        hide(&entry.response.headers, \.value)
+        hide(&entry.response.redirectURL)
         entry.response.finalURL = entry.response.finalURL.map {
             needles.hidden(in: $0, placeholder: placeholder)
         }

@@ -33,20 +33,11 @@ public struct FlightRecordingDispatcher: WrappingDispatcher {
     ) -> any Cancellable {
         let recorder = recorder
         let started = (date: recorder.now(), offset: recorder.elapsed())
-        return base.dispatch(
-            request: request,
-            onSuccess: { response in
-                recorder.record(
-                    request, response: response, error: nil, startedDateTime: started.date,
-                    duration: recorder.elapsed() - started.offset)
-                onSuccess(response)
-            },
-            onError: { error in
-                recorder.record(
-                    request, response: nil, error: error, startedDateTime: started.date,
-                    duration: recorder.elapsed() - started.offset)
-                onError(error)
-            })
+        return base.dispatch(request: request, onSuccess: onSuccess, onError: onError) { outcome in
+            recorder.record(
+                request, outcome, startedDateTime: started.date, duration: recorder.elapsed() - started.offset
+            )
+        }
     }
 }
 

@@ -115,7 +115,7 @@ extension CassetteVerifier {
         guard let query = parts.query else { return (url, []) }
         var names: [String] = []
         let kept = query.split(separator: "&", omittingEmptySubsequences: false).filter { piece in
-            let name = HARURLQuery.percentDecoded(HARURLQuery.nameAndValue(of: piece).name, plusIsSpace: true)
+            let name = PercentEncoding.unescape(HARURLQuery.nameAndValue(of: piece).name, plusIsSpace: true)
             guard isCredential(name, piece) else { return true }
             names.append(name)
             return false

@@ -146,12 +146,7 @@ public final class ListViewModel<Item: Sendable> {
     /// (see ``WorkSlot``), and so the request.
     private func run(_ query: PageQuery) -> Task<Void, Never> {
         work.start { [weak self, fetchPage] generation in
-            let result: Result<ListPage<Item>, NetworkError>
-            do {
-                result = .success(try await fetchPage(query))
-            } catch {
-                result = .failure(.fromOperation(error))
-            }
+            let result = await Result.running { try await fetchPage(query) }
             self?.add(result, for: query, generation: generation)
         }
     }

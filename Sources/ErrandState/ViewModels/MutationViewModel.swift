@@ -56,12 +56,7 @@ public final class MutationViewModel<Input, Output: Sendable> {
         lastError = nil
         let mutation = mutation
         return work.start { [weak self] generation in
-            let result: Result<Output, NetworkError>
-            do {
-                result = .success(try await mutation(input))
-            } catch {
-                result = .failure(.fromOperation(error))
-            }
+            let result = await Result.running { try await mutation(input) }
             guard let self, self.work.isCurrent(generation) else { return }
             self.isSubmitting = false
             switch result {

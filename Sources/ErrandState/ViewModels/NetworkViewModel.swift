@@ -95,17 +95,9 @@ public final class NetworkViewModel<Value: Sendable> {
         state = state.startingLoad
         return work.start { [weak self] generation in
             guard let operation = self?.operation else { return }
-            let result: Result<Value, NetworkError>
-            do {
-                result = .success(try await operation())
-            } catch {
-                result = .failure(.fromOperation(error))
-            }
+            let result = await Result.running(operation)
             guard let self, self.work.isCurrent(generation) else { return }
-            switch result {
-            case .success(let value): self.state = .loaded(value)
-            case .failure(let error): self.state = self.state.failing(with: error)
-            }
+            self.state = self.state.finishing(with: result)
         }
     }
 }

@@ -19,3 +19,19 @@ extension NetworkError {
         }
     }
 }
+
+extension Result where Failure == NetworkError {
+    /// What a view model's operation gave: its value, or what it threw as
+    /// ``NetworkError/fromOperation(_:)`` shows it.
+    ///
+    /// - Parameter operation: The app's operation, run once on the main actor.
+    /// - Returns: The value, or the failure.
+    @MainActor
+    static func running(_ operation: @MainActor () async throws -> Success) async -> Self {
+        do {
+            return .success(try await operation())
+        } catch {
+            return .failure(.fromOperation(error))
+        }
+    }
+}

@@ -116,17 +116,9 @@ public final class SearchViewModel<Value: Sendable, C: Clock> where C.Duration =
                     return  // a newer keystroke cancelled the wait
                 }
             }
-            let result: Result<Value, NetworkError>
-            do {
-                result = .success(try await search(text))
-            } catch {
-                result = .failure(.fromOperation(error))
-            }
+            let result = await Result.running { try await search(text) }
             guard let self, self.work.isCurrent(generation) else { return }
-            switch result {
-            case .success(let value): self.state = .loaded(value)
-            case .failure(let error): self.state = self.state.failing(with: error)
-            }
+            self.state = self.state.finishing(with: result)
         }
     }
 }

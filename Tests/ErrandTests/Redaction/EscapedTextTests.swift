@@ -37,4 +37,20 @@ import Testing
         #expect(EscapedText.block("a\n") == "  a\n  ")
         #expect(EscapedText.block("\n\n", indent: "> ") == "> \n> \n> ")
     }
+
+    @Test(arguments: [
+        ("plain", #""plain""#),
+        (#"say "hi" \ bye"#, #""say \"hi\" \\ bye""#),
+        ("a\r\nb\t\0", #""a\r\nb\t\0""#),
+        ("\u{1B}]0;x\u{07}\u{202E}é", #""\u{1B}]0;x\u{7}\u{202E}é""#),
+    ])
+    func aQuotedValueEscapesItsQuotesBackslashesAndControls(raw: String, shown: String) {
+        // Given text from a caller, such as a header name, with quotes, line breaks and escapes
+        // When it is quoted for a message
+        let quoted = EscapedText.quoted(raw)
+        // Then it is one line whose only bare quotes are the two around it
+        #expect(quoted == shown)
+        #expect(!quoted.contains { $0.isNewline })
+        #expect(quoted.dropFirst().dropLast().replacing(#"\""#, with: "").contains("\"") == false)
+    }
 }

@@ -126,7 +126,7 @@ enum HTTPDate {
         guard let day, let month, let year, let clock = text.time(timeIndex),
             (1...31).contains(day), clock.hour < 24, clock.minute < 60, clock.second < 61
         else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = ((days * 24 + clock.hour) * 60 + clock.minute) * 60 + clock.second
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
@@ -139,15 +139,15 @@ enum HTTPDate {
             date.timeIntervalSince1970.rounded(.down), within: -62_135_596_800...253_402_300_799)
         let days = Int((Double(total) / 86_400).rounded(.down))
         let secondsOfDay = total - days * 86_400
-        let (year, month, day) = civil(fromDays: days)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         let weekday = weekdays[((days % 7) + 11) % 7]
-        let fourDigitYear = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(weekday), \(pad(day)) \(months[month - 1].capitalized) \(fourDigitYear) "
+        return
+            "\(weekday), \(pad(day)) \(months[month - 1].capitalized) \(CivilDate.zeroPadded(year, width: 4)) "
             + "\(pad(secondsOfDay / 3600)):\(pad(secondsOfDay / 60 % 60)):\(pad(secondsOfDay % 60)) GMT"
     }
 
     private static func pad(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
+        CivilDate.zeroPadded(value, width: 2)
     }
 
     /// A two-digit year in the century that puts it at most 50 years ahead of `now`.
@@ -156,32 +156,9 @@ enum HTTPDate {
         // overflow the calendar arithmetic.
         let days = Int.saturating(
             (now.timeIntervalSince1970 / 86_400).rounded(.down), within: -1_000_000_000...1_000_000_000)
-        let current = civil(fromDays: days).year
+        let current = CivilDate.civil(fromDays: days).year
         var year = current - current % 100 + short
         if year > current + 50 { year -= 100 }
         return year
-    }
-
-    /// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let shifted = month <= 2 ? year - 1 : year
-        let era = (shifted >= 0 ? shifted : shifted - 399) / 400
-        let yearOfEra = shifted - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The date `days` after 1970-01-01 (the inverse of ``daysSinceEpoch(year:month:day:)``).
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 }

@@ -54,16 +54,9 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
         let metric = startedMetric(for: request)
         let started = clock.elapsed()
         let (sink, clock) = (sink, clock)
-        return base.dispatch(
-            request: request,
-            onSuccess: { response in
-                sink.record(Self.finished(metric, since: started, on: clock, response: response))
-                onSuccess(response)
-            },
-            onError: { error in
-                sink.record(Self.finished(metric, since: started, on: clock, error: error))
-                onError(error)
-            })
+        return base.dispatch(request: request, onSuccess: onSuccess, onError: onError) { outcome in
+            sink.record(Self.finished(metric, since: started, on: clock, outcome))
+        }
     }
 
     /// Sends the request inline through the base dispatcher and records how it went.
@@ -72,10 +65,10 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
         let started = clock.elapsed()
         do {
             let response = try await base.sendInline(request)
-            sink.record(Self.finished(metric, since: started, on: clock, response: response))
+            sink.record(Self.finished(metric, since: started, on: clock, .success(response)))
             return response
         } catch {
-            sink.record(Self.finished(metric, since: started, on: clock, error: error))
+            sink.record(Self.finished(metric, since: started, on: clock, .failure(error)))
             throw error
         }
     }
@@ -88,32 +81,26 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
             bytesSent: request.body?.data?.count ?? 0)
     }
 
-    /// The metric completed with the response the request got.
-    ///
-    /// Apart from the failure's form, so that the response is read where it is, not copied into
-    /// an optional.
+    /// The metric completed with how the request ended: its response, or its failure and the
+    /// response that came with it, if any.
     private static func finished(
-        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, response: NetworkResponse
+        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock,
+        _ outcome: Result<NetworkResponse, NetworkError>
     ) -> RequestMetric {
         var metric = metric
         metric.duration = clock.elapsed() - started
-        metric.servedFromCache = response.isFromCache
-        metric.attempts = response.attempts
-        metric.statusCode = response.statusCode
-        metric.bytesReceived = response.body.count
-        return metric
-    }
-
-    /// The metric completed with the failure the request ended with, and its response, if any.
-    private static func finished(
-        _ metric: RequestMetric, since started: Duration, on clock: ElapsedClock, error: NetworkError
-    ) -> RequestMetric {
-        var metric = metric
-        metric.duration = clock.elapsed() - started
-        metric.errorCode = error.code
-        metric.attempts = error.attempts
-        metric.statusCode = error.response?.statusCode
-        metric.bytesReceived = error.response?.body.count ?? 0
+        switch outcome {
+        case .success(let response):
+            metric.servedFromCache = response.isFromCache
+            metric.attempts = response.attempts
+            metric.statusCode = response.statusCode
+            metric.bytesReceived = response.body.count
+        case .failure(let error):
+            metric.errorCode = error.code
+            metric.attempts = error.attempts
+            metric.statusCode = error.response?.statusCode
+            metric.bytesReceived = error.response?.body.count ?? 0
+        }
         return metric
     }
 }

@@ -86,16 +86,8 @@ public struct QueueingDispatcher: WrappingDispatcher, AsyncPolicy {
         _ request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        base.dispatch(
-            request: request,
-            onSuccess: { [queue] response in
-                queue.release()
-                onSuccess(response)
-            },
-            onError: { [queue] error in
-                queue.release()
-                onError(error)
-            })
+        base.dispatch(request: request, onSuccess: onSuccess, onError: onError) { [queue] _ in queue.release()
+        }
     }
 
     /// Waits for a slot (unless the request bypasses the queue), then sends the request inline.

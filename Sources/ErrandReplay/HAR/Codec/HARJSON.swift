@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// A model type that the writer turns into JSON.
@@ -133,41 +134,9 @@ struct HARJSONSerializer {
 
     private mutating func writeString(_ text: String) {
         output.append(0x22)
-        Self.appendEscaped(text, to: &output)
+        JSONString.append(text, to: &output)
         output.append(0x22)
     }
-
-    /// Appends `text` as the writer spells it between quotes. The secret scan spells what it
-    /// looks for with this too, so the two cannot disagree.
-    static func appendEscaped(_ text: String, to output: inout [UInt8]) {
-        // Most strings (base64 bodies, URLs, header values) need no escape: copy them whole.
-        guard text.rangeOfCharacter(from: needsEscape) != nil else {
-            var text = text
-            text.withUTF8 { output.append(contentsOf: $0) }
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case 0x22: output.append(contentsOf: #"\""#.utf8)
-            case 0x5C: output.append(contentsOf: #"\\"#.utf8)
-            case 0x0A: output.append(contentsOf: #"\n"#.utf8)
-            case 0x0D: output.append(contentsOf: #"\r"#.utf8)
-            case 0x09: output.append(contentsOf: #"\t"#.utf8)
-            case 0x08: output.append(contentsOf: #"\b"#.utf8)
-            case 0x0C: output.append(contentsOf: #"\f"#.utf8)
-            case 0x00..<0x20:
-                output.append(contentsOf: #"\u00"#.utf8)
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0x0F)])
-            default: output.append(byte)
-            }
-        }
-    }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    private static let needsEscape = CharacterSet(charactersIn: "\"\\")
-        .union(CharacterSet(charactersIn: Unicode.Scalar(0x00)...Unicode.Scalar(0x1F)))
 
     private mutating func append(_ text: String) {
         output.append(contentsOf: text.utf8)

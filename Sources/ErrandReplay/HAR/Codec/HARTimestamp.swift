@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 /// Parses the ISO 8601 date-times exporters write and writes the one normalised form.
@@ -8,7 +9,7 @@ import Foundation
 /// date and time. Writing always gives UTC with exactly three fractional digits:
 /// `2024-01-31T12:00:00.000Z`.
 ///
-/// Plain arithmetic (days from the civil calendar) instead of `DateFormatter` or
+/// Plain arithmetic (``CivilDate``, shared with HTTP dates) instead of `DateFormatter` or
 /// `ISO8601DateFormatter`: no locale, no shared formatter to lock, and the same result on
 /// Linux and Apple platforms.
 enum HARTimestamp {
@@ -34,10 +35,11 @@ enum HARTimestamp {
         }
         guard let offset = scanner.offsetSeconds() else { return nil }
         scanner.skipSpaces()
-        guard scanner.isAtEnd, (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day),
+        guard scanner.isAtEnd, (1...12).contains(month),
+            (1...CivilDate.daysIn(month: month, year: year)).contains(day),
             (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilDate.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = days * 86_400 + hour * 3_600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1_000_000_000)
     }
@@ -53,7 +55,7 @@ enum HARTimestamp {
         let dayLength = 86_400_000
         let days = total >= 0 ? total / dayLength : (total - dayLength + 1) / dayLength
         let inDay = total - days * dayLength
-        let civil = civilFromDays(days)
+        let civil = CivilDate.civil(fromDays: days)
         var text = pad(civil.year, 4) + "-" + pad(civil.month, 2) + "-" + pad(civil.day, 2)
         text += "T" + pad(inDay / 3_600_000, 2) + ":" + pad(inDay / 60_000 % 60, 2)
         text += ":" + pad(inDay / 1_000 % 60, 2) + "." + pad(inDay % 1_000, 3) + "Z"
@@ -61,39 +63,7 @@ enum HARTimestamp {
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    /// The proleptic Gregorian date of a day count since 1970-01-01.
-    private static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        CivilDate.zeroPadded(value, width: width)
     }
 
     /// A cursor over the bytes of a date-time.

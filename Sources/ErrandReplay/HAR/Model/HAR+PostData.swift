@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension HAR {
@@ -127,7 +128,7 @@ extension HAR.PostData: HARDecodable {
             params.allSatisfy({ $0.fileName == nil })
         else { return nil }
         let pairs = params.map {
-            HARURLQuery.percentEncoded($0.name) + "=" + HARURLQuery.percentEncoded($0.value ?? "")
+            PercentEncoding.escape($0.name) + "=" + PercentEncoding.escape($0.value ?? "")
         }
         return Data(pairs.joined(separator: "&").utf8)
     }

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension HAR {
@@ -106,63 +107,9 @@ enum HARURLQuery {
         pieces(of: query).map { piece in
             let split = nameAndValue(of: piece)
             return HAR.QueryItem(
-                name: percentDecoded(split.name, plusIsSpace: plusIsSpace),
-                value: split.value.map { percentDecoded($0, plusIsSpace: plusIsSpace) } ?? ""
+                name: PercentEncoding.unescape(split.name, plusIsSpace: plusIsSpace),
+                value: split.value.map { PercentEncoding.unescape($0, plusIsSpace: plusIsSpace) } ?? ""
             )
-        }
-    }
-
-    /// Percent-decodes text; a `%` not followed by two hex digits is kept as it is.
-    static func percentDecoded(_ text: Substring, plusIsSpace: Bool) -> String {
-        guard text.utf8.contains(where: { $0 == 0x25 || (plusIsSpace && $0 == 0x2B) }) else {
-            return String(text)
-        }
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == 0x25, index + 2 < bytes.count,
-                let high = hexValue(bytes[index + 1]), let low = hexValue(bytes[index + 2])
-            {
-                output.append(high << 4 | low)
-                index += 3
-            } else {
-                output.append(plusIsSpace && byte == 0x2B ? 0x20 : byte)
-                index += 1
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
-    }
-
-    /// Percent-encodes text for a query value: everything but RFC 3986 unreserved characters.
-    static func percentEncoded(_ text: String) -> String {
-        var output = ""
-        for byte in text.utf8 {
-            if isUnreserved(byte) {
-                output.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                output += "%" + String(byte >> 4, radix: 16, uppercase: true)
-                output += String(byte & 0x0F, radix: 16, uppercase: true)
-            }
-        }
-        return output
-    }
-
-    private static func isUnreserved(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, 0x2D, 0x2E, 0x5F, 0x7E: true
-        default: false
-        }
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
         }
     }
 }

@@ -32,7 +32,7 @@ struct HARRedactor {
         init(_ redaction: HAR.Redaction) {
             self.redaction = redaction
             placeholder = redaction.placeholder
-            encodedPlaceholder = HARURLQuery.percentEncoded(redaction.placeholder)
+            encodedPlaceholder = PercentEncoding.escape(redaction.placeholder)
             plainHeaderNames = Set(
                 HARRedactor.commonHeaderNames.filter { name in
                     !redaction.hidesHeader(name)

@@ -197,10 +197,11 @@ enum HARSecretScan {
         }
     }
 
-    /// The string's bytes as the HAR writer spells it inside quotes.
+    /// The string's bytes as the HAR writer spells it inside quotes (``JSONString``'s defaults,
+    /// so the two cannot disagree).
     static func escaped(_ text: String) -> [UInt8] {
         var output: [UInt8] = []
-        HARJSONSerializer.appendEscaped(text, to: &output)
+        JSONString.append(text, to: &output)
         return output
     }
 }
