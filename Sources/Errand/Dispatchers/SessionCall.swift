@@ -105,8 +105,8 @@ final class SessionCall: Cancellable {
     /// Takes the callbacks, the first time only, and forgets the deadline.
     ///
     /// - Parameter stoppingTask: Whether to cancel the task too: on cancel and expiry, not when
-    ///   the task reported its own end (cancelling it from its completion handler costs a
-    ///   blocking hop onto the session's queue for nothing).
+    ///   the task reported its own end (cancelling a task that has ended does nothing, and
+    ///   FoundationNetworking's `cancel()` waits for the session's queue).
     private func finish(stoppingTask: Bool) -> (
         @Sendable (NetworkResponse) -> Void, @Sendable (NetworkError) -> Void
     )? {

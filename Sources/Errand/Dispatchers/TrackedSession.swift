@@ -5,10 +5,12 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A dispatcher's second session, for delegate-driven tasks, made on first use.
+/// The session of a dispatcher's delegate-driven tasks, made on first use.
 ///
-/// Most dispatchers never send a request that asks for progress, so they never pay for the
-/// session (on Linux, a curl multi handle and a queue).
+/// For a dispatcher that owns its session, this is that session, and every request goes through
+/// it. For a dispatcher given the caller's session, it is a second session, with a copy of that
+/// session's configuration, for the requests that ask for progress; one that never sends such a
+/// request never pays for it (on Linux, a curl multi handle and a queue).
 final class TrackedSession: Sendable {
     private let state: Locked<(configuration: URLSessionConfiguration, session: URLSession?)>
     private let delegate: TransferDelegate
@@ -42,7 +44,7 @@ final class TrackedSession: Sendable {
         #endif
     }
 
-    /// Whether the session was made: whether any request asked for progress.
+    /// Whether the session was made: whether any request went through it.
     var isMade: Bool { state.withLock { $0.session != nil } }
 
     /// Lets running tasks finish, then releases the session, if it was ever made.

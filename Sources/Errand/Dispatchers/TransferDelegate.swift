@@ -8,8 +8,8 @@ import Foundation
 /// The delegate of a dispatcher's own session, whose tasks are all delegate-driven: it routes
 /// each task's events to its ``TrackedTransfer``.
 ///
-/// A dispatcher built on the caller's session sends only the requests that ask for progress
-/// (and, on Linux, those of a dispatcher with pins) this way.
+/// A dispatcher built on the caller's session sends only the requests that ask for progress this
+/// way, through a second session (see ``TrackedSession``); such a dispatcher has no pins.
 ///
 /// On Linux the session raises its events on its own thread (see ``InlineDelegateQueue``): the
 /// response and each chunk of the body are counted there, at once, and a redirect is answered

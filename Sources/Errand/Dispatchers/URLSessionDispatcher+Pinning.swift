@@ -6,7 +6,8 @@ import Foundation
 
 extension URLSessionDispatcher {
     /// Whether every request must go through the tracked session so that a redirect to a pinned
-    /// host can be stopped: where pins cannot be checked and some are configured.
+    /// host can be stopped: where pins cannot be checked and some are configured. Only a
+    /// dispatcher that owns its session has pins, and it sends every request that way already.
     var pinsNeedTracking: Bool {
         #if canImport(Security)
             false

@@ -11,8 +11,11 @@ extension URLSessionDispatcher {
     /// to `progressQueue` before `onSuccess` is called. No event runs after the request ended
     /// with an error or a cancel, except those already queued.
     ///
-    /// Such a request goes through a second session with a delegate of the dispatcher's own;
-    /// requests sent with ``dispatch(request:onSuccess:onError:)`` stay on the fast path.
+    /// A dispatcher that owns its session sends every request as a delegate-driven task, so this
+    /// one takes the same path as any other, with its counts reported. A dispatcher given your
+    /// session sends it through a second session, with a copy of your session's configuration
+    /// and a delegate of the dispatcher's own; requests sent with
+    /// ``dispatch(request:onSuccess:onError:)`` go through your session.
     ///
     /// - Parameters:
     ///   - request: What to send.

@@ -18,13 +18,15 @@ import Foundation
 /// ``SecretVocabulary/default`` names (`Authorization`, `Cookie`, `X-API-Key`, …) and without
 /// the original URL's user info; the location's own query is sent as the server wrote it. (On a
 /// session you pass in, its delegate decides redirects.) Gzip and deflate bodies arrive
-/// decompressed. A body over
-/// ``maximumResponseSize`` fails with `responseTooLarge` as soon as the limit is crossed.
+/// decompressed. A body over ``maximumResponseSize`` fails with `responseTooLarge` as soon as the
+/// limit is crossed.
 ///
-/// Upload and download progress are reported for requests sent with
-/// ``dispatch(request:progressQueue:progress:onSuccess:onError:)``; public-key pins are checked
-/// for the hosts given to ``init(baseURL:configuration:timeout:pinning:maximumResponseSize:)``
-/// (on Linux, where they cannot be checked, requests to those hosts are refused).
+/// A dispatcher with a session of its own sends every request as a delegate-driven task: its
+/// delegate sees each chunk of the body as it arrives. Upload and download progress are reported
+/// for requests sent with ``dispatch(request:progressQueue:progress:onSuccess:onError:)``;
+/// public-key pins are checked for the hosts given to
+/// ``init(baseURL:configuration:timeout:pinning:maximumResponseSize:)`` (on Linux, where they
+/// cannot be checked, requests to those hosts are refused).
 public final class URLSessionDispatcher: NetworkDispatcher {
     /// The URL that relative request paths resolve against.
     public let baseURL: URL?
@@ -43,9 +45,11 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     private let resolvedURLs: PathMemo<URL>?
     /// The public keys pinned per host; `nil` when nothing is pinned.
     let pins: PublicKeyPins?
-    /// The delegate of the second session, for requests that ask for progress.
+    /// The delegate of every delegate-driven task: each request of a dispatcher that owns its
+    /// session, and each request that asks for progress on a dispatcher given the caller's.
     let transfers: TransferDelegate
-    /// The second session, made the first time a request asks for progress.
+    /// The session of those tasks, made on first use: the dispatcher's own session, or, beside
+    /// the caller's session, a second one for the requests that ask for progress.
     let trackedSession: TrackedSession
 
     /// Creates a dispatcher with a session of its own.
@@ -87,8 +91,9 @@ public final class URLSessionDispatcher: NetworkDispatcher {
     /// Creates a dispatcher that sends through a session you own.
     ///
     /// The deadline still holds. The 401 challenge handling, and what a redirect to another
-    /// origin carries, are whatever your session's delegate does. Requests that ask for progress go through a second session, made with a copy of
-    /// your session's configuration and a delegate of the dispatcher's own.
+    /// origin carries, are whatever your session's delegate does. Requests that ask for progress
+    /// go through a second session, made with a copy of your session's configuration and a
+    /// delegate of the dispatcher's own; every other request goes through your session.
     ///
     /// Your session hands over the body only when it is complete, so the maximum response size
     /// is checked then: a larger body still fails with `responseTooLarge`, but it was held in
@@ -156,8 +161,10 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         send(request, reporter: nil, onSuccess: onSuccess, onError: onError)
     }
 
-    /// Sends `request` on the fast path, or as a tracked transfer when it reports progress (or
-    /// may be redirected to a pinned host that cannot be checked here).
+    /// Sends `request` as a delegate-driven task (a ``TrackedTransfer``) of ``trackedSession``:
+    /// every request when the dispatcher owns its session; on a dispatcher given the caller's
+    /// session, only a request that reports progress, the others going through that session
+    /// with a completion handler.
     func send(
         _ request: RequestData, reporter: ProgressReporter?,
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
@@ -182,8 +189,8 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         }
         let call = SessionCall(request: request, deadline: deadline, onSuccess: onSuccess, onError: onError)
         guard let session, reporter == nil, !pinsNeedTracking else {
-            // The dispatcher's own session is delegate-driven: it sees each chunk as it arrives,
-            // so the size limit holds without Foundation buffering the whole body first.
+            // Delegate-driven: the delegate sees each chunk as it arrives, so the size limit
+            // holds without Foundation buffering the whole body first, and bytes can be counted.
             let task = trackedSession.session.dataTask(with: urlRequest)
             let upload = Int64(urlRequest.httpBody?.count ?? 0)
             transfers.track(
