@@ -10,6 +10,10 @@ import Foundation
     /// FoundationNetworking holds, no call back into the session) and sends what can reach the
     /// caller's code through its own serial queue, so the caller can start and cancel tasks from
     /// a callback. Only that delegate may be given this queue.
+    ///
+    /// Kept for a measured cost, not for behaviour: the standard form is a serial
+    /// `OperationQueue`, one hop per event. See `Benchmarks/README.md`, "Why some code is shaped
+    /// as it is".
     final class InlineDelegateQueue: OperationQueue, @unchecked Sendable {
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             block()

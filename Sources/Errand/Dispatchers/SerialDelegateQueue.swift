@@ -10,7 +10,9 @@ import Synchronization
     ///
     /// One serial dispatch queue rather than an `OperationQueue`, which makes a `BlockOperation`
     /// for each block and runs it through its scheduling (locks, state changes, a dispatch hop
-    /// of its own): the queue does the hop alone and keeps the order.
+    /// of its own): the queue does the hop alone and keeps the order. That choice is for cost
+    /// alone, a serial `OperationQueue` being the standard form: see `Benchmarks/README.md`,
+    /// "Why some code is shaped as it is".
     ///
     /// The session's thread adds the work and never waits for it; work that falls far behind
     /// would pile up without bound. So once ``highWater`` blocks wait, the thread that adds one

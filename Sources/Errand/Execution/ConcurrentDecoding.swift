@@ -12,18 +12,17 @@ import Foundation
 ///
 /// Two kinds of answer stay where they are:
 /// - Small bodies. Below ``threshold`` the hop to another thread costs more than it frees:
-///   decoding the 411-byte benchmark payload takes about as long as the hop itself.
+///   decoding a record of a few hundred bytes takes about as long as the hop itself.
 /// - Answers given while `dispatch` is still running (an in-memory stub, a cache hit). The
 ///   caller's thread is waiting for them anyway, nothing serial is held up, and a caller on
 ///   such a dispatcher with no callback queue keeps getting its answer before `execute` returns.
 ///
 /// Raw `Data` and ``EmptyResponse`` read nothing, so they never hop.
 ///
-/// How the threshold was chosen, on the loopback benchmark (`scripts/bench --only transport`,
-/// 2 cores): hopping every body, the 411-byte payload lost throughput (async `execute` fell
-/// to about 0.77× of raw `URLSession` at 1, 8 and 64 in flight, and its CPU time per request
-/// rose), while decoding the 57 KB payload costs about 1.3 ms, some hundred times a hop.
-/// 16 KiB sits well between the two: a body that size takes several times a hop to decode.
+/// The threshold sits between the two: hopping a small record costs throughput and CPU time,
+/// while a body of tens of kilobytes takes many times a hop to decode, and one of 16 KiB
+/// several times. The measurements that placed it are in `Benchmarks/README.md`, "Why some
+/// code is shaped as it is".
 enum ConcurrentDecoding {
     /// The body size, in bytes, from which a late answer is decoded on the concurrent queue.
     static let threshold = 16 * 1024

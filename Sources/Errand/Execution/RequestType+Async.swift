@@ -18,7 +18,7 @@ extension RequestType {
         -> ResponseType
     {
         // Its own path rather than `exchange(through:).value`: a (value, response) pair has no
-        // type of its own, and one looked up on every request shows in the in-memory profile.
+        // type of its own, so the runtime would look one up on every request.
         // Inlinable, so that the bridge is specialised for the caller's response type where the
         // request is declared: generic there, every request asked the runtime for the slot's
         // and the result's types and moved the value through their witnesses.

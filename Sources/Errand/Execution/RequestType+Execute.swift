@@ -56,6 +56,8 @@ extension RequestType {
         // policy sees (logs, counts, keys) a request that cannot be sent.
         // Compared as types, not cast: both classes are final, and `is` on an existential
         // goes through the runtime's general cast, which looks up protocol conformances.
+        // This is for cost alone (`is` gives the same answer): see `Benchmarks/README.md`,
+        // "Why some code is shaped as it is".
         let kind = type(of: dispatcher)
         if !(kind == URLSessionDispatcher.self || kind == InMemoryDispatcher.self) {
             do {
