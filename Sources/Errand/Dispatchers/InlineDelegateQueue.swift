@@ -1,8 +1,9 @@
 import Foundation
 
 #if canImport(FoundationNetworking)
-    /// The delegate queue of a dispatcher's own session on Linux: it runs each event at once, on
-    /// the session's own thread, where FoundationNetworking raised it.
+    /// The delegate queue, on Linux, of the session of a dispatcher's delegate-driven tasks (see
+    /// ``TrackedSession``): it runs each event at once, on the session's own thread, where
+    /// FoundationNetworking raised it.
     ///
     /// A hop per event (the response, each chunk of the body, the end) costs a thread wake-up
     /// each when requests are few, and lets chunks pile up as copies when the delegate falls
