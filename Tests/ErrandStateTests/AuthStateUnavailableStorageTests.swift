@@ -126,4 +126,27 @@ import Testing
         try await nextLaunch.restore()
         #expect(!nextLaunch.isLoggedIn)
     }
+
+    @Test func aSignInThatFailsAfterAFailedSignOutSendsNoEndedToken() async throws {
+        // Given a sign-out that could not clear a locked storage
+        let storage = LockableStorage()
+        storage.locked.withLock { $0 = false }
+        let auth = AuthState(storage: storage)
+        try await auth.restore()
+        let server = InMemoryDispatcher()
+        server.stub(.get, "/me", response: .status(200))
+        let dispatcher = server.authenticating(storage: storage, refresh: { $0 })
+        storage.locked.withLock { $0 = true }
+        _ = try? await auth.logout()
+
+        // When the next sign-in cannot be stored either, and the device is then unlocked
+        _ = try? await auth.logIn(tokens: TokenPair(accessToken: "b"))
+        storage.locked.withLock { $0 = false }
+
+        // Then the ended session's token is still neither sent nor restored
+        _ = try await dispatcher.dispatch(.get("/me"))
+        #expect(server.receivedRequests.map { $0.headers["Authorization"] } == [nil])
+        try await auth.restore()
+        #expect(!auth.isLoggedIn)
+    }
 }

@@ -51,9 +51,9 @@ package final class TokenLedger: Sendable {
         var sentThroughItself = false
         /// The last generation an auth policy ended because its tokens could not be renewed.
         var expired: UInt64?
-        /// The generation a sign-out started whose clear failed: the tokens still stored are
-        /// the ended session's, so nothing reads them while it lasts.
-        var uncleared: UInt64?
+        /// Set when a sign-out's clear failed: the tokens still stored are the ended session's,
+        /// so nothing reads them until the storage is written or cleared.
+        var holdsEnded = false
     }
 
     let salt = UInt64.random(in: .min ... .max)
@@ -99,8 +99,12 @@ package final class TokenLedger: Sendable {
 
     /// Starts a new session: called by the storages of this module on every write and clear, and
     /// by the library for the changes it makes to a storage of the app's own.
-    package func advance() {
+    ///
+    /// - Parameter storageChanged: Whether the storage was just written or cleared, so that it
+    ///   no longer holds an ended session's tokens; `false` for an advance around a change.
+    package func advance(storageChanged: Bool = true) {
         state.withLock { state in
+            if storageChanged { state.holdsEnded = false }
             state.generation &+= 1
             state.revision &+= 1
             state.snapshot = nil
@@ -132,30 +136,33 @@ package final class TokenLedger: Sendable {
     /// A storage of the app's own moves to a new generation before the write and again after
     /// it, so that a request made while it was written belongs to neither session.
     package func signIn(_ tokens: TokenPair, to storage: any TokenStorage) async throws {
-        if !countsItsOwnChanges { advance() }
-        defer { if !countsItsOwnChanges { advance() } }
+        if !countsItsOwnChanges { advance(storageChanged: false) }
+        defer { if !countsItsOwnChanges { advance(storageChanged: false) } }
         try await serialized { try await storage.write(tokens) }
+        state.withLock { $0.holdsEnded = false }
     }
 
     /// Clears the storage and ends its session. Advances the generation before the clear starts,
     /// so that a refresh still running can no longer store its tokens.
     ///
     /// When the clear fails, the tokens left in the storage stay the ended session's: requests
-    /// and ``holdsEndedTokens`` treat the storage as empty until the next sign-in or clear.
+    /// and ``holdsEndedTokens`` treat the storage as empty until a write or a clear succeeds
+    /// (a sign-in through the library, or a write or clear of this module's storages), even
+    /// while a sign-in is being written or after one failed.
     package func signOut(_ storage: any TokenStorage) async throws {
-        advance()
-        let ended = generation
+        advance(storageChanged: false)
         do {
             try await serialized { try await storage.clear() }
         } catch {
-            state.withLock { if $0.generation == ended { $0.uncleared = ended } }
+            state.withLock { $0.holdsEnded = true }
             throw error
         }
+        state.withLock { $0.holdsEnded = false }
     }
 
     /// Whether the storage holds the tokens of a session that was signed out but could not be
     /// cleared: they must not be read as a session's.
-    package var holdsEndedTokens: Bool { state.withLock { $0.uncleared == $0.generation } }
+    package var holdsEndedTokens: Bool { state.withLock { $0.holdsEnded } }
 
     /// Replaces `expected` with `replacement` (`nil` clears), only if the storage still holds
     /// `expected` in session `generation`; whether it did.
