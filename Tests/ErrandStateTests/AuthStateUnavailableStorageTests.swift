@@ -73,15 +73,22 @@ import Testing
         #expect(storage.tokens.withLock { $0 } == TokenPair(accessToken: "a"))
     }
 
-    @Test func aSignOutThatCannotClearTheStorageStillHoldsInThisProcess() async throws {
-        // Given a signed-in user, an auth policy on the storage, and then a locked device
+    /// A user signed in from an unlocked storage, and an auth policy on it that answers `/me`.
+    private func signedInBehindAnAuthPolicy() async throws -> (
+        LockableStorage, AuthState, InMemoryDispatcher, any NetworkDispatcher
+    ) {
         let storage = LockableStorage()
         storage.locked.withLock { $0 = false }
         let auth = AuthState(storage: storage)
         try await auth.restore()
         let server = InMemoryDispatcher()
         server.stub(.get, "/me", response: .status(200))
-        let dispatcher = server.authenticating(storage: storage, refresh: { $0 })
+        return (storage, auth, server, server.authenticating(storage: storage, refresh: { $0 }))
+    }
+
+    @Test func aSignOutThatCannotClearTheStorageStillHoldsInThisProcess() async throws {
+        // Given a signed-in user, an auth policy on the storage, and then a locked device
+        let (storage, auth, server, dispatcher) = try await signedInBehindAnAuthPolicy()
         _ = try await dispatcher.dispatch(.get("/me"))
         storage.locked.withLock { $0 = true }
 
@@ -129,13 +136,7 @@ import Testing
 
     @Test func aSignInThatFailsAfterAFailedSignOutSendsNoEndedToken() async throws {
         // Given a sign-out that could not clear a locked storage
-        let storage = LockableStorage()
-        storage.locked.withLock { $0 = false }
-        let auth = AuthState(storage: storage)
-        try await auth.restore()
-        let server = InMemoryDispatcher()
-        server.stub(.get, "/me", response: .status(200))
-        let dispatcher = server.authenticating(storage: storage, refresh: { $0 })
+        let (storage, auth, server, dispatcher) = try await signedInBehindAnAuthPolicy()
         storage.locked.withLock { $0 = true }
         _ = try? await auth.logout()
 
