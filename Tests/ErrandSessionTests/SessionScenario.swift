@@ -363,10 +363,12 @@ import Foundation
         }
         // A cancel that lands while a request's task runs on the pool, between its check for
         // cancellation and its dispatch, is carried out by that task once the request is out:
-        // the bound leaves it time, and a request still there after it is a cancel lost.
+        // the bound leaves it time, and a request still there after it is a cancel lost. The
+        // bound is in turns and, for a pool slowed down (the thread sanitizer), in wall time too.
         let server = app.server
+        let deadline = ContinuousClock.now + .seconds(10)
         var rounds = 0
-        while rounds < 200_000, !server.heldForReleasedScreens.isEmpty {
+        while rounds < 200_000 || ContinuousClock.now < deadline, !server.heldForReleasedScreens.isEmpty {
             rounds += 1
             await Task.yield()
         }
