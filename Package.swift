@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "Errand", targets: ["Errand"]),
+        // Auth, retry, interceptors, logging, cache, queue, metrics and coalescing: dispatchers
+        // that wrap a dispatcher.
+        .library(name: "ErrandPolicies", targets: ["ErrandPolicies"]),
         .library(name: "ErrandReplay", targets: ["ErrandReplay"]),
         .library(name: "ErrandDI", targets: ["ErrandDI"]),
         .library(name: "ErrandState", targets: ["ErrandState"]),
@@ -18,49 +21,50 @@ let package = Package(
         // The one lock wrapper every module uses; internal to the package, not a product.
         .target(name: "ErrandSync"),
         .target(name: "Errand", dependencies: ["ErrandSync"]),
+        .target(name: "ErrandPolicies", dependencies: ["Errand", "ErrandSync"]),
         .target(name: "ErrandReplay", dependencies: ["Errand", "ErrandSync"]),
         .target(name: "ErrandDI", dependencies: ["ErrandSync"]),
-        .target(name: "ErrandState", dependencies: ["Errand", "ErrandSync"]),
+        .target(name: "ErrandState", dependencies: ["Errand", "ErrandPolicies", "ErrandSync"]),
         // Helpers shared by the test targets (clocks, callback probes, the live servers); not a product.
         .target(
             name: "ErrandTestSupport", dependencies: ["Errand", "ErrandSync"],
             path: "Tests/ErrandTestSupport"),
         .testTarget(
             name: "ErrandTests",
-            dependencies: ["Errand", "ErrandSync", "ErrandTestSupport"],
+            dependencies: ["Errand", "ErrandPolicies", "ErrandSync", "ErrandTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ErrandReplayTests",
-            dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"],
+            dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandSync", "ErrandTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandStateTests",
-            dependencies: ["ErrandState", "Errand", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
+            dependencies: ["ErrandState", "Errand", "ErrandPolicies", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
-            name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandReplay", "ErrandTestSupport"]),
+            name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandTestSupport"]),
         // Random policy chains under random faults and cancels, checked against the chain's rules.
         .testTarget(
             name: "ErrandChaosTests",
-            dependencies: ["Errand", "ErrandReplay", "ErrandSync", "ErrandTestSupport"]),
+            dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandSync", "ErrandTestSupport"]),
         // Random interleavings of users signing in and out across the policies and view models.
         .testTarget(
             name: "ErrandSessionTests",
-            dependencies: ["Errand", "ErrandState", "ErrandSync", "ErrandTestSupport"]),
+            dependencies: ["Errand", "ErrandPolicies", "ErrandState", "ErrandSync", "ErrandTestSupport"]),
         // The example catalog app (`swift run Example`), and its tests, which run it as a process.
         .executableTarget(
             name: "Example",
-            dependencies: ["Errand", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
+            dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
             path: "Example", exclude: ["Recordings", "Server"]),
         .testTarget(name: "ExampleTests", dependencies: ["ErrandReplay"]),
         // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
         .executableTarget(
-            name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandReplay"], path: "Tests/CrashWriter"),
+            name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay"], path: "Tests/CrashWriter"),
         .executableTarget(
-            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandDI", "ErrandReplay", "ErrandSync"],
+            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandPolicies", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks", exclude: ["README.md"]),
         .executableTarget(
             name: "errand-verify", dependencies: ["Errand", "ErrandReplay"], path: "Tools/errand-verify"),
@@ -73,6 +77,6 @@ let package = Package(
 if Context.environment["ERRAND_FUZZ"] == "1" {
     package.targets.append(
         .executableTarget(
-            name: "ErrandFuzz", dependencies: ["Errand", "ErrandReplay"], path: "Fuzz",
+            name: "ErrandFuzz", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay"], path: "Fuzz",
             exclude: ["Corpus", "Dictionaries"]))
 }

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The cache's reading of response and request headers: `Cache-Control`, HTTP dates, `Age`,
 /// `Expires`, `Vary`, and the freshness computed from them.

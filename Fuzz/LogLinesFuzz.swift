@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The logging policy's entries, for a request and an answer made of any bytes: at every level,
 /// each entry is exactly one line that starts with its own `[errand #N]`, plus lines indented by

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Foundation
 
 /// `execute` answered by a fresh response in the HTTP cache against `JSONDecoder` alone on the

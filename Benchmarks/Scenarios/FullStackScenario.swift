@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Foundation
 
 /// Raw `URLSession` + `JSONDecoder` against `URLSessionDispatcher` wrapped in the policies an app

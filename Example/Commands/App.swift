@@ -1,5 +1,6 @@
 import Errand
 import ErrandDI
+import ErrandPolicies
 import Foundation
 
 /// The app: the container for the chosen environment, and the screens the commands use.

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Foundation
 
 /// The signed-in user, as `/auth/me` describes them.

@@ -1,5 +1,6 @@
 import Errand
 import ErrandDI
+import ErrandPolicies
 import Foundation
 
 /// What the command line chose about logging and where the signed-in session is kept.

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import ErrandSync
 
 /// The token endpoint of a scenario: runs the scripted refreshes in order (`issues` once they

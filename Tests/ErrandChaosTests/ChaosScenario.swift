@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import ErrandTestSupport
 
 /// One randomly built situation: a chain of policies over a scripted server, the requests sent

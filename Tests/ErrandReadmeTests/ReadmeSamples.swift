@@ -2,6 +2,7 @@
 // compiles (`ReadmeTests` checks that each README block appears here), and the DocC articles'
 // samples that tests run as written.
 import Errand
+import ErrandPolicies
 import ErrandReplay
 import Foundation
 import Testing

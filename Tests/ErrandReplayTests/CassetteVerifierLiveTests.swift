@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import ErrandReplay
 import ErrandTestSupport
 import Foundation

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import ErrandState
 import ErrandSync
 import ErrandTestSupport

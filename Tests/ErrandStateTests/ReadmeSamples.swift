@@ -1,6 +1,7 @@
 // The code of the View Models article (ErrandState.docc), kept compiling and running here.
 import Errand
 import ErrandDI
+import ErrandPolicies
 import ErrandState
 import Foundation
 import Observation

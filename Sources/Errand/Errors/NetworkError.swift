@@ -158,7 +158,7 @@ public struct NetworkError: Error, Sendable, CustomStringConvertible {
 extension NetworkError {
     /// The error for a cancelled request.
     @usableFromInline
-    static func cancelled(_ request: RequestData?) -> NetworkError {
+    package static func cancelled(_ request: RequestData?) -> NetworkError {
         NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
     }
 
@@ -183,7 +183,7 @@ extension NetworkError {
     }
 
     /// This error with `request` filled in when it has none.
-    func attaching(_ request: RequestData) -> NetworkError {
+    package func attaching(_ request: RequestData) -> NetworkError {
         guard self.request == nil else { return self }
         var copy = self
         copy.request = request

@@ -35,6 +35,10 @@ public final class CancellableAction: Cancellable {
 ///
 /// A struct with nothing in it, so handing one back costs no allocation, unlike
 /// ``CancellableAction/none``; dispatchers that answer at once return it on every request.
-struct FinishedCancellable: Cancellable {
-    func cancel() {}
+package struct FinishedCancellable: Cancellable {
+    /// A handle with nothing left to cancel.
+    package init() {}
+
+    /// Does nothing: the request has ended.
+    package func cancel() {}
 }

@@ -92,7 +92,7 @@ package enum PercentEncoding {
     }
 
     /// Two upper-case hex digits.
-    static func hex(_ byte: UInt8) -> String {
+    package static func hex(_ byte: UInt8) -> String {
         String(decoding: [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0F)]], as: UTF8.self)
     }
 

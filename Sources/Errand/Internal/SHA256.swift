@@ -6,7 +6,7 @@ import Foundation
 /// Written here because FoundationNetworking on Linux has no public hash and Errand takes no
 /// package dependencies. It hashes certificates' key info and credentials (a few hundred bytes),
 /// so clarity wins over speed.
-enum SHA256 {
+package enum SHA256 {
     private static let roundConstants: [UInt32] = [
         0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
         0xab1c_5ed5,
@@ -32,7 +32,7 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    static func hash(_ message: Data) -> Data {
+    package static func hash(_ message: Data) -> Data {
         var bytes = [UInt8](message)
         let bitLength = UInt64(bytes.count) &* 8
         bytes.append(0x80)
@@ -69,7 +69,7 @@ enum SHA256 {
 
     /// The 32-byte HMAC-SHA256 of `message` under `key` (RFC 2104): without the key, nobody
     /// can tell which message gave a digest, not even by trying guesses.
-    static func hmac(key: Data, message: Data) -> Data {
+    package static func hmac(key: Data, message: Data) -> Data {
         var block = [UInt8](key.count > 64 ? hash(key) : key)
         block += [UInt8](repeating: 0, count: 64 - block.count)
         let inner = hash(Data(block.map { $0 ^ 0x36 }) + message)

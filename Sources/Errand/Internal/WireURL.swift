@@ -10,7 +10,7 @@ import Foundation
 /// this: on Linux it re-escapes the `%` of existing escapes once it has to escape anything.
 ///
 /// Byte by byte, without `URLComponents`: this runs for every request.
-enum WireURL {
+package enum WireURL {
     /// A path read into its parts, each escaped for the wire.
     struct Parts {
         /// `scheme://authority` for an absolute URL, `nil` for a relative path.
@@ -22,8 +22,9 @@ enum WireURL {
     }
 
     /// Why a path cannot be read.
-    struct Unreadable: Error {
-        let reason: String
+    package struct Unreadable: Error {
+        /// What is wrong with the path.
+        package let reason: String
     }
 
     /// The URL string for `path` resolved against `baseURL`, with `query` appended.
@@ -31,7 +32,9 @@ enum WireURL {
     /// A relative path is joined to the base URL's path with exactly one `/` between them; `.`
     /// and `..` segments are resolved, as curl does before sending. A query on the base URL is
     /// kept, ahead of the path's own query and `query`; a fragment on it is dropped.
-    static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable) -> String {
+    package static func string(path: String, baseURL: URL?, query: [URLQueryItem]) throws(Unreadable)
+        -> String
+    {
         try string(path: path, base: baseURL.map(Base.init), query: query)
     }
 
@@ -39,13 +42,13 @@ enum WireURL {
     ///
     /// A relative path joins the base URL's path: the base's query comes first and its fragment
     /// goes, so neither can swallow what follows.
-    struct Base: Sendable {
+    package struct Base: Sendable {
         /// The base URL's string up to its query, without trailing slashes.
         let prefix: String
         /// The base URL's query without its `?`, when it has one.
         let query: String?
 
-        init(_ url: URL) {
+        package init(_ url: URL) {
             var (prefix, query) = WireURL.split(url.absoluteString)
             while prefix.hasSuffix("/") { prefix.removeLast() }
             self.prefix = prefix
@@ -54,7 +57,8 @@ enum WireURL {
     }
 
     /// The URL string for `path` resolved against `base`, with `query` appended.
-    static func string(path: String, base: Base?, query: [URLQueryItem]) throws(Unreadable) -> String {
+    package static func string(path: String, base: Base?, query: [URLQueryItem]) throws(Unreadable) -> String
+    {
         let parts = try read(path)
         var result: String
         var existing = parts.query

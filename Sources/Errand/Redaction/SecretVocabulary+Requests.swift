@@ -43,7 +43,7 @@ extension SecretVocabulary {
     /// `GET /x?page=2`: the method, the path as written and the query items after it, every
     /// secret query value (in the path or in the items) and an absolute path's user info shown
     /// as the placeholder.
-    func redactedTarget(of request: RequestData) -> String {
+    package func redactedTarget(of request: RequestData) -> String {
         let path = redactingQuery(ofURL: request.path)
         let query = redactedQueryString(request.query)
         guard !query.isEmpty else { return "\(request.method) \(path)" }
@@ -58,7 +58,7 @@ extension SecretVocabulary {
     /// secret query items in the path and after it, the user info of an absolute path (as
     /// written, decoded, and as the `Basic` credentials sent for it; see
     /// ``secretValues(ofUserInfo:)``), and the secret values of a JSON, form or multipart body.
-    func secretValues(of request: RequestData) -> Set<String> {
+    package func secretValues(of request: RequestData) -> Set<String> {
         guard !isEmpty else { return [] }
         var values: Set<String> = []
         func add(_ value: String?) {
@@ -88,7 +88,7 @@ extension SecretVocabulary {
     ///
     /// - Parameter url: The URL or path, as written.
     /// - Returns: The values to hide wherever they are echoed.
-    func secretValues(ofURL url: String) -> Set<String> {
+    package func secretValues(ofURL url: String) -> Set<String> {
         guard !isEmpty else { return [] }
         var values: Set<String> = []
         func add(_ value: String?) {

@@ -137,7 +137,7 @@ public struct HTTPHeaders: Hashable, Sendable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// ASCII case-insensitive equality, as header names need, without allocating.
-    func caseInsensitiveEquals(_ other: String) -> Bool {
+    package func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
         // A loop over one iterator: `zip` is not inlined here, and header lookups run it often.
         var rhs = other.utf8.makeIterator()

@@ -1,12 +1,12 @@
 /// What policies learn of a request on its way in and pass on with it: the session a request
 /// belongs to, so that the auth policy further in signs it with that session's tokens or not at
-/// all (see ``SessionStamper``), and its identity, so that a cache and a coalescer in one stack
+/// all (the policies stamp it), and its identity, so that a cache and a coalescer in one stack
 /// compute it once.
 ///
 /// Equal to every other value and hashed as nothing: two requests that differ only in when they
 /// were made are the same request.
 package struct RequestMarks: Hashable, Sendable {
-    package var stamp: TokenLedger.Stamp?
+    package var stamp: SessionStamp?
     /// Cleared whenever the path, headers, query or session change, so it is never stale.
     package var identity: RequestIdentity?
 
@@ -16,7 +16,7 @@ package struct RequestMarks: Hashable, Sendable {
 
 extension RequestData {
     /// The session this request was made in, when a policy stamped it.
-    package var session: TokenLedger.Stamp? {
+    package var session: SessionStamp? {
         get { marks.stamp }
         set {
             marks.stamp = newValue
@@ -31,4 +31,22 @@ extension RequestData {
     package mutating func noteIdentity() {
         if marks.identity == nil { marks.identity = RequestIdentity(self) }
     }
+}
+
+/// The session a request was made in: a token ledger (by its random salt) and its generation
+/// then. Kept here, with the request, because every policy that holds a request compares it.
+package struct SessionStamp: Hashable, Sendable, CustomStringConvertible {
+    /// The ledger's random salt.
+    package let salt: UInt64
+    /// The ledger's generation when the request was stamped.
+    package let generation: UInt64
+
+    /// A stamp of the ledger with `salt` at `generation`.
+    package init(salt: UInt64, generation: UInt64) {
+        self.salt = salt
+        self.generation = generation
+    }
+
+    /// `session-<salt>-<generation>`: random, so it says nothing about the user.
+    package var description: String { "session-\(String(salt, radix: 16))-\(generation)" }
 }

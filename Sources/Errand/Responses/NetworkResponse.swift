@@ -83,8 +83,8 @@ public struct NetworkResponse: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// Reason phrases for the status codes people meet.
-enum HTTPStatus {
-    static func reason(for code: Int) -> String {
+package enum HTTPStatus {
+    package static func reason(for code: Int) -> String {
         switch code {
         case 200: "OK"
         case 201: "Created"

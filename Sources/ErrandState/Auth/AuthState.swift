@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Observation
 
 /// Whether someone is signed in, who, and what happens to the session: the app-wide auth state.

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Observation
 
 /// A view model for a sign-in screen: sends the credentials, stores the tokens, signs in.

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The copy of the stored tokens that requests take without a hop onto the session's actor:
 /// every change of the storage or of the session must reach the next request.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// Reading `Cache-Control` robustly: case, quotes, garbage, huge numbers, several fields.
 @Suite struct CacheControlTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// What a disk cache writes holds no credential and no plain digest of one: response fields that
 /// hand out a credential are not stored, URL user info is neither written nor kept in the stored

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// Freshness and age (RFC 9111 §4.2) on a hand-set clock, and what is stored (§3).
 @Suite struct CacheFreshnessTests {

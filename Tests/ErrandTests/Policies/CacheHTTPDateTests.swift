@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// HTTP dates in their three forms (RFC 9110 §5.6.7).
 @Suite struct CacheHTTPDateTests {

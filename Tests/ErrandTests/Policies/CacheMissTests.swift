@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// What a miss costs and keeps: the entries a memory store would refuse are not built, with the
 /// same outcome as storing them, and cache keys of query-less paths are made once.

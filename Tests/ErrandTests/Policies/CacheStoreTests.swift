@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The in-memory and on-disk stores: byte limits, least-recently-used eviction, files.
 @Suite struct CacheStoreTests {

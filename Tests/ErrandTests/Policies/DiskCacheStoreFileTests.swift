@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 #if canImport(Glibc)
     import Glibc

@@ -2,6 +2,7 @@ import ErrandSync
 import Foundation
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// An in-memory keychain that answers with the Security framework's real `OSStatus` codes.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 #if canImport(Security)
     import Security

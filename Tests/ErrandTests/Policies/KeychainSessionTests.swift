@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The keychain storage behind a real auth policy: requests read the item once, every storage
 /// of one item shares one session, a change made by another process is read after a 401, and

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The keychain storage's reads and writes, on a fake keychain that answers the real statuses:
 /// two first writes that race, an item that is not there, and what each write sends.

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// The duration on a response line, for any time an injected clock reports.
 @Suite struct LogDurationTests {

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Foundation
 
 /// The shape every log entry keeps whatever a caller or a server sent: one line that starts

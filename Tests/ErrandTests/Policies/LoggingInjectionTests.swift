@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import Errand
+import ErrandPolicies
 import ErrandSync
 
 /// A metrics sink that keeps every metric, in order.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import Errand
+@testable import ErrandPolicies
 
 /// How `OSLogSink` marks each entry for `os.Logger`: level by event, privacy by option, private
 /// unless told otherwise.
