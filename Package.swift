@@ -21,8 +21,11 @@ let package = Package(
         // The one lock wrapper every module uses; internal to the package, not a product.
         .target(name: "ErrandSync"),
         .target(name: "Errand", dependencies: ["ErrandSync"]),
-        .target(name: "ErrandPolicies", dependencies: ["Errand", "ErrandSync"]),
-        .target(name: "ErrandReplay", dependencies: ["Errand", "ErrandSync"]),
+        // Files only their owner can read, written atomically (tokens, cache entries, cassettes);
+        // internal to the package, not a product.
+        .target(name: "ErrandFiles", dependencies: ["Errand"]),
+        .target(name: "ErrandPolicies", dependencies: ["Errand", "ErrandFiles", "ErrandSync"]),
+        .target(name: "ErrandReplay", dependencies: ["Errand", "ErrandFiles", "ErrandSync"]),
         .target(name: "ErrandDI", dependencies: ["ErrandSync"]),
         .target(name: "ErrandState", dependencies: ["Errand", "ErrandPolicies", "ErrandSync"]),
         // Helpers shared by the test targets (clocks, callback probes, the live servers); not a product.
@@ -31,7 +34,7 @@ let package = Package(
             path: "Tests/ErrandTestSupport"),
         .testTarget(
             name: "ErrandTests",
-            dependencies: ["Errand", "ErrandPolicies", "ErrandSync", "ErrandTestSupport"],
+            dependencies: ["Errand", "ErrandFiles", "ErrandPolicies", "ErrandSync", "ErrandTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import Errand
+import ErrandFiles
 import Foundation
 
 // The key of the store's digests: 32 random bytes in a file of its own in the folder.

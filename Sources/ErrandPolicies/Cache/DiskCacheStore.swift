@@ -1,4 +1,5 @@
 import Errand
+import ErrandFiles
 import ErrandSync
 import Foundation
 

@@ -1,3 +1,4 @@
+import ErrandFiles
 import ErrandSync
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import ErrandFiles
 import Foundation
 import Testing
 

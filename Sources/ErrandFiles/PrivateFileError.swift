@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 #if canImport(Glibc)
