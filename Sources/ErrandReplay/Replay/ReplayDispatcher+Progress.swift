@@ -42,7 +42,9 @@ struct ReplayProgress: Sendable {
         }
         if case .success(let response) = answer {
             let bytes = Int64(response.body.count)
-            let steps = receive > 0 ? Int(min(Int64(Self.downloadSteps), max(1, bytes))) : 1
+            // Answered at once, the body comes whole: one event.
+            let spread = receive > 0 && wait.delay != nil
+            let steps = spread ? Int(min(Int64(Self.downloadSteps), max(1, bytes))) : 1
             for step in 1...steps {
                 let done = bytes * Int64(step) / Int64(steps)
                 let at = due(total - receive + receive * Double(step) / Double(steps))
@@ -61,16 +63,18 @@ struct ReplayProgress: Sendable {
     /// Sleeps `delay` on `clock`, reporting each event when its time comes; an event due after
     /// `delay` (the request's deadline cut the wait short) is never reported.
     ///
+    /// Each wait is until a point measured from the start, so the events do not drift later by
+    /// the time each report takes, and a clock moved past several of them reports them all.
+    ///
     /// - Throws: What the clock throws when the task is cancelled; no event is reported after it.
-    func sleep(for delay: Duration, on clock: any Clock<Duration>) async throws {
-        var slept = Duration.zero
+    func sleep<C: Clock<Duration>>(for delay: Duration, on clock: C) async throws {
+        let start = clock.now
         if let reporter {
             for entry in schedule where entry.at <= delay {
-                try await clock.sleep(for: entry.at - slept)
-                slept = entry.at
+                try await clock.sleep(until: start.advanced(by: entry.at), tolerance: nil)
                 reporter.report(entry.event)
             }
         }
-        try await clock.sleep(for: delay - slept)
+        try await clock.sleep(until: start.advanced(by: delay), tolerance: nil)
     }
 }
