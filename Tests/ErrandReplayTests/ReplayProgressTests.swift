@@ -49,7 +49,8 @@ import Testing
             })
     }
 
-    static let request = RequestData.post("/upload").body(.raw(Data("abcdef".utf8), contentType: "text/plain"))
+    static let request = RequestData.post("/upload").body(
+        .raw(Data("abcdef".utf8), contentType: "text/plain"))
 
     /// Moves the clock on by `milliseconds` and waits until the replay sleeps again.
     func advance(_ milliseconds: Int64) async {
@@ -86,7 +87,9 @@ import Testing
         let response = try await probe.first().get()
         #expect(response.body.count == 8)
         #expect(
-            recorder.events == [Self.upload, Self.download(2), Self.download(4), Self.download(6), Self.download(8)])
+            recorder.events == [
+                Self.upload, Self.download(2), Self.download(4), Self.download(6), Self.download(8),
+            ])
     }
 
     @Test func replaysAllAtOnceWithoutTiming() async throws {

@@ -64,7 +64,8 @@ import Testing
         server.stub(.post, "/slow", response: .text("never").delayed(by: .seconds(Int64.max)))
         let probe = CallbackProbe<NetworkResponse>()
         let call = server.dispatch(
-            request: .post("/slow").body(.raw(Data([0, 13, 10, 27]), contentType: "application/octet-stream")),
+            request: .post("/slow").body(
+                .raw(Data([0, 13, 10, 27]), contentType: "application/octet-stream")),
             progressQueue: recorder.queue, progress: recorder.record, onSuccess: probe.onSuccess,
             onError: probe.onError)
         await clock.waitForSleepers()
@@ -85,7 +86,8 @@ import Testing
         let server = InMemoryDispatcher()
         server.stub(
             .get, "/claim",
-            response: .status(200, headers: ["Content-Length": "4611686018427387904"], body: Data("abc".utf8)))
+            response: .status(200, headers: ["Content-Length": "4611686018427387904"], body: Data("abc".utf8))
+        )
 
         // When it is fetched with progress
         let response = try await recorder.send(.get("/claim"), through: server)

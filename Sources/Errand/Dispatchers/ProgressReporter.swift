@@ -49,7 +49,8 @@ package final class ProgressReporter: Sendable {
     /// Reports `completed` of `total` response bytes received.
     package func reportDownload(_ completed: Int, of total: Int) {
         report(
-            TransferProgress(direction: .download, completedBytes: Int64(completed), totalBytes: Int64(total)))
+            TransferProgress(direction: .download, completedBytes: Int64(completed), totalBytes: Int64(total))
+        )
     }
 
     /// Ends the reporter with the answer: a completed download event of `receivedBytes` first,

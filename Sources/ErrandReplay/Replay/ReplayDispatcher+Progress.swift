@@ -48,7 +48,8 @@ struct ReplayProgress: Sendable {
             for step in 1...steps {
                 let done = bytes * Int64(step) / Int64(steps)
                 let at = due(total - receive + receive * Double(step) / Double(steps))
-                schedule.append((at, TransferProgress(direction: .download, completedBytes: done, totalBytes: bytes)))
+                schedule.append(
+                    (at, TransferProgress(direction: .download, completedBytes: done, totalBytes: bytes)))
             }
         }
         self.schedule = schedule

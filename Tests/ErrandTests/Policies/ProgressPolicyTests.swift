@@ -58,7 +58,8 @@ import Testing
         // Given a fresh response in the cache
         let server = InMemoryDispatcher()
         server.stub(
-            .get, "/items", response: .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("stored".utf8)))
+            .get, "/items",
+            response: .status(200, headers: ["Cache-Control": "max-age=60"], body: Data("stored".utf8)))
         let cache = server.caching()
         _ = try await cache.dispatch(.get("/items"))
         let probe = CallbackProbe<String>()

@@ -89,7 +89,10 @@ struct ProgressStackLiveTests {
         // Then the store answers, with one completed download of its body's size
         #expect(cached.cacheStatus == .hit)
         let size = Int64(cached.body.count)
-        #expect(recorder.events == [TransferProgress(direction: .download, completedBytes: size, totalBytes: size)])
+        #expect(
+            recorder.events == [
+                TransferProgress(direction: .download, completedBytes: size, totalBytes: size)
+            ])
     }
 }
 
@@ -105,7 +108,8 @@ struct ProgressStackFaultTests {
         let recorder = ProgressRecorder()
         let probe = CallbackProbe<NetworkResponse>()
         let call = stack.dispatch(
-            request: .get("/stall-body").query("sent", "10").query("length", "4611686018427387904").timeout(60),
+            request: .get("/stall-body").query("sent", "10").query("length", "4611686018427387904").timeout(
+                60),
             progressQueue: recorder.queue, progress: recorder.record, onSuccess: probe.onSuccess,
             onError: probe.onError)
         await waitUntil("a first progress event") { !recorder.events.isEmpty }
