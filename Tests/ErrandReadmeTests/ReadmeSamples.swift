@@ -199,7 +199,7 @@ extension ReadmeSamples {
     }
 }
 
-func uploadPhoto(_ photo: Data, api: URLSessionDispatcher, show: @escaping @Sendable (Double?) -> Void) {
+func uploadPhoto(_ photo: Data, api: any NetworkDispatcher, show: @escaping @Sendable (Double?) -> Void) {
     Request<EmptyResponse>(.post("/photos").body(.raw(photo, contentType: "image/jpeg"))).execute(
         dispatcher: api,
         progress: { progress in

@@ -14,10 +14,10 @@ closed after each response, so a client never races a server-side keep-alive tim
     /drip?bytes=N&interval=S      200, Content-Length N, then one byte every S seconds
                                   (defaults N=20, S=0.5): idle timeouts never fire, the
                                   whole request takes N*S seconds
-    /stall-body?sent=N&length=M   200, Content-Length M (default 1000), sends N bytes
-                                  (default 10), then nothing more until the client goes
-                                  away (at most 120 s): a transfer that can only end by
-                                  the client's cancel or deadline
+    /stall-body?sent=N&length=M   200, Content-Length M (default 1000, at most 2^62),
+                                  sends N bytes (default 10), then nothing more until the
+                                  client goes away (at most 120 s): a transfer that can only
+                                  end by the client's cancel or deadline
     /truncated                    200, Content-Length 1000, sends 10 bytes, closes (FIN)
     /reset                        200, Content-Length 100000, sends 1000 bytes, then
                                   resets the connection (SO_LINGER 0 + close -> RST)
@@ -273,7 +273,7 @@ def drip(conn: socket.socket, req: Request) -> None:
 
 
 def stall_body(conn: socket.socket, req: Request) -> None:
-    length = req.int_param("length", 1000, 1, 10_000_000)
+    length = req.int_param("length", 1000, 1, 1 << 62)
     sent = req.int_param("sent", 10, 0, length - 1)
     head = [
         ("Content-Type", "application/octet-stream"),

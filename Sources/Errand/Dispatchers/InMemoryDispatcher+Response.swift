@@ -79,7 +79,8 @@ extension InMemoryDispatcher {
             return copy
         }
 
-        /// Delivers the response, or the failure, for `request`.
+        /// Delivers the response, or the failure, for `request`, after its download event when
+        /// the request reports progress.
         ///
         /// The response's `url` is the request's URL when its path is absolute, and `nil` for a
         /// relative path (there is no server to resolve it against; parsing one per request
@@ -92,6 +93,7 @@ extension InMemoryDispatcher {
             case .response(let status, let headers, let body):
                 let url =
                     RequestData.hasScheme(request.path) ? try? request.resolvedURL(relativeTo: nil) : nil
+                request.progress?.reportDownload(body.count, of: body.count)
                 onSuccess(
                     NetworkResponse(
                         statusCode: status, headers: headers, body: body, url: url, request: request))

@@ -21,7 +21,9 @@ import Foundation
 /// same `invalidRequest`, and is not recorded.
 ///
 /// Responses without latency are delivered before `dispatch` returns; with latency they wait on
-/// the injected clock, so tests control time instead of sleeping. Thread-safe.
+/// the injected clock, so tests control time instead of sleeping. A request sent with progress
+/// reports one upload event of its body's size when it arrives and one download event of the
+/// stub's body just before the answer. Thread-safe.
 public final class InMemoryDispatcher: NetworkDispatcher {
     private struct State {
         var stubs: [StubEntry] = []
@@ -125,6 +127,8 @@ public final class InMemoryDispatcher: NetworkDispatcher {
             onError(error)
             return FinishedCancellable()
         }
+        // The body goes out at once; the answer's bytes come with it, after any delay.
+        request.progress?.reportUpload(of: request.body?.data?.count ?? 0)
         let delay = latency + (response.delay ?? .zero)
         guard delay > .zero else {
             response.deliver(for: request, onSuccess: onSuccess, onError: onError)

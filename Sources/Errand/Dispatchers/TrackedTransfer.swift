@@ -170,18 +170,3 @@ final class TrackedTransfer: Sendable {
         reporter.report(event)
     }
 }
-
-/// A caller's progress handler and the queue it runs on.
-struct ProgressReporter: Sendable {
-    let queue: DispatchQueue?
-    let handler: @Sendable (TransferProgress) -> Void
-
-    /// Hands `event` to the handler, on its queue when it has one.
-    func report(_ event: TransferProgress) {
-        if let queue {
-            queue.async { [handler] in handler(event) }
-        } else {
-            handler(event)
-        }
-    }
-}

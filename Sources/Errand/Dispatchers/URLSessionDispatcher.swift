@@ -151,14 +151,14 @@ public final class URLSessionDispatcher: NetworkDispatcher {
         return configuration
     }
 
-    /// Sends `request` over the session.
+    /// Sends `request` over the session, reporting its progress when its caller asked for it.
     @discardableResult
     public func dispatch(
         request: RequestData,
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        send(request, reporter: nil, onSuccess: onSuccess, onError: onError)
+        send(request, reporter: request.progress, onSuccess: onSuccess, onError: onError)
     }
 
     /// Sends `request` as a delegate-driven task (a ``TrackedTransfer``) of ``trackedSession``:

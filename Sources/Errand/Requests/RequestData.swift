@@ -45,8 +45,8 @@ public struct RequestData: Hashable, Sendable, CustomStringConvertible {
     /// Whether this request goes straight through a request queue instead of waiting its turn.
     public var bypassesQueue: Bool
     /// The session the request was made in, once a policy that holds requests across time (a
-    /// retry, a queue, a cache, a coalescer) has stamped it, and its identity once a policy
-    /// computed it; not part of equality.
+    /// retry, a queue, a cache, a coalescer) has stamped it, its identity once a policy
+    /// computed it, and its progress handler; not part of equality.
     package var marks = RequestMarks()
 
     /// Creates a request description.

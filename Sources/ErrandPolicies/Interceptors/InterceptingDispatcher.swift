@@ -55,6 +55,7 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
         var request = request
         for interceptor in requestInterceptors {
             request = try await Self.run(interceptor, request: request) { try await $0.intercept(request) }
+                .keepingMarks(of: request)
         }
         var response = try await base.sendInline(request)
         if response.request == nil { response.request = request }

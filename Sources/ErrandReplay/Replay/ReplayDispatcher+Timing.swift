@@ -3,7 +3,8 @@ import Foundation
 
 extension ReplayDispatcher {
     /// Delivers the last entry of `chain`, at once or after the recorded time, and fails with
-    /// `timedOut` at the request's deadline when the recorded time is longer.
+    /// `timedOut` at the request's deadline when the recorded time is longer; its progress is
+    /// replayed along the way (``ReplayProgress``).
     func serve(
         _ chain: [Int], for request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
@@ -16,7 +17,9 @@ extension ReplayDispatcher {
         let result = Recording(entry: last).replay(for: request)
         let wait = ReplayWait(
             entries: entries, timing: configuration.timing, timeout: request.timeout ?? configuration.timeout)
+        let progress = ReplayProgress(request: request, answer: result, entries: entries, wait: wait)
         guard let delay = wait.delay else {
+            progress.reportAll()
             switch result {
             case .success(let response): onSuccess(response)
             case .failure(let error): onError(error)
@@ -27,7 +30,7 @@ extension ReplayDispatcher {
         return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
             () async throws(NetworkError) -> NetworkResponse in
             do {
-                try await clock.sleep(for: delay)
+                try await progress.sleep(for: delay, on: clock)
             } catch {
                 throw NetworkError(code: .cancelled, message: "The request was cancelled.", request: request)
             }
