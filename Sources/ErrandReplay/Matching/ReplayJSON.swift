@@ -3,7 +3,10 @@ import Foundation
 
 /// A JSON value compared by meaning: key order, spacing and number spelling (`1`, `1.0`,
 /// `1e0`) do not matter.
-enum ReplayJSON: Equatable, Decodable {
+///
+/// A view of the package's one reader (`JSONReader`), not a parser of its own: objects become
+/// dictionaries and numbers `Decimal`s, which is what comparing by meaning needs.
+enum ReplayJSON: Equatable {
     case null
     case bool(Bool)
     case number(Decimal)
@@ -11,26 +14,25 @@ enum ReplayJSON: Equatable, Decodable {
     case array([ReplayJSON])
     case object([String: ReplayJSON])
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Decimal.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let elements = try? container.decode([ReplayJSON].self) {
-            self = .array(elements)
-        } else {
-            self = .object(try container.decode([String: ReplayJSON].self))
+    /// The value the reader read; a repeated key keeps its last value, as `JSONDecoder` does.
+    init(_ value: JSONReader.Value) {
+        switch value {
+        case .null: self = .null
+        case .bool(let flag): self = .bool(flag)
+        case .number(let text): self = .number(Decimal(string: text, locale: Self.posix) ?? 0)
+        case .string(let text): self = .string(text)
+        case .array(let elements): self = .array(elements.map(ReplayJSON.init))
+        case .object(let members):
+            self = .object(Dictionary(members.map { ($0.key, ReplayJSON($0.value)) }) { _, last in last })
         }
     }
 
+    private static let posix = Locale(identifier: "en_US_POSIX")
+
     /// The value of a JSON body, or `nil` when the bytes are not JSON.
     static func parse(_ data: Data) -> ReplayJSON? {
-        try? JSONDecoder().decode(ReplayJSON.self, from: data)
+        guard case .success(let value) = JSONReader.read(data) else { return nil }
+        return ReplayJSON(value)
     }
 
     /// This value without the parts that `paths` name.

@@ -1,3 +1,4 @@
+import Errand
 import Foundation
 
 extension HAR {
@@ -95,18 +96,33 @@ enum HARReader {
         }
     }
 
+    /// Where and why the bytes are not JSON, from the package's positioned reader: run only
+    /// once `JSONDecoder` has failed, since on Linux its message has no position.
     private static func syntaxError(in input: Data, fallback: String) -> HARError {
-        guard let problem = HARJSONDiagnostics.firstProblem(in: input) else {
+        guard case .failure(let problem) = JSONReader.read(input) else {
             return HARError(
                 code: .notJSON,
                 path: "",
                 reason: "the bytes are not valid JSON text (\(fallback)); is the file UTF-8?"
             )
         }
+        let path = problem.path.map { step -> HARPathComponent in
+            switch step {
+            case .key(let key): .key(key)
+            case .index(let index): .index(index)
+            }
+        }
+        let code: HARError.Code =
+            switch problem.kind {
+            case .notJSON: .notJSON
+            case .truncated: .truncated
+            case .nestedTooDeep: .nestedTooDeep
+            case .numberOutOfRange: .invalidValue
+            }
         return HARError(
-            code: problem.code,
-            path: HARPathComponent.format(problem.path),
-            entryIndex: HARPathComponent.entryIndex(in: problem.path),
+            code: code,
+            path: HARPathComponent.format(path),
+            entryIndex: HARPathComponent.entryIndex(in: path),
             line: problem.line,
             column: problem.column,
             reason: problem.reason
