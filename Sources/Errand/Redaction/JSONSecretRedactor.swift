@@ -261,12 +261,11 @@ package struct JSONSecretRedactor {
         return index
     }
 
-    /// The text of a JSON string literal, escapes undone by the package's one reader.
+    /// The text of a JSON string literal, escapes undone.
     private func decodedString(_ literal: ArraySlice<UInt8>) -> String? {
         guard literal.contains(0x5C) else {
             return String(decoding: literal.dropFirst().dropLast(), as: UTF8.self)
         }
-        guard case .success(.string(let text)) = JSONReader.read(Data(literal)) else { return nil }
-        return text
+        return try? JSONDecoder().decode(String.self, from: Data(literal))
     }
 }

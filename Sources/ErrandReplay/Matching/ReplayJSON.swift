@@ -4,9 +4,10 @@ import Foundation
 /// A JSON value compared by meaning: key order, spacing and number spelling (`1`, `1.0`,
 /// `1e0`) do not matter.
 ///
-/// A view of the package's one reader (`JSONReader`), not a parser of its own: objects become
-/// dictionaries and numbers `Decimal`s, which is what comparing by meaning needs.
-enum ReplayJSON: Equatable {
+/// The module's one JSON value type: ``JSONReader`` builds it (objects as dictionaries, numbers
+/// as `Decimal`s, which is what comparing by meaning needs), the replay matcher compares it and
+/// the cassette verifier compares its shape (`ReplayJSON+Shape`).
+enum ReplayJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Decimal)
@@ -14,25 +15,9 @@ enum ReplayJSON: Equatable {
     case array([ReplayJSON])
     case object([String: ReplayJSON])
 
-    /// The value the reader read; a repeated key keeps its last value, as `JSONDecoder` does.
-    init(_ value: JSONReader.Value) {
-        switch value {
-        case .null: self = .null
-        case .bool(let flag): self = .bool(flag)
-        case .number(let text): self = .number(Decimal(string: text, locale: Self.posix) ?? 0)
-        case .string(let text): self = .string(text)
-        case .array(let elements): self = .array(elements.map(ReplayJSON.init))
-        case .object(let members):
-            self = .object(Dictionary(members.map { ($0.key, ReplayJSON($0.value)) }) { _, last in last })
-        }
-    }
-
-    private static let posix = Locale(identifier: "en_US_POSIX")
-
     /// The value of a JSON body, or `nil` when the bytes are not JSON.
     static func parse(_ data: Data) -> ReplayJSON? {
-        guard case .success(let value) = JSONReader.read(data) else { return nil }
-        return ReplayJSON(value)
+        try? JSONReader.read(data).get()
     }
 
     /// This value without the parts that `paths` name.

@@ -1,4 +1,3 @@
-import Errand
 import Foundation
 
 extension HAR {
@@ -96,7 +95,7 @@ enum HARReader {
         }
     }
 
-    /// Where and why the bytes are not JSON, from the package's positioned reader: run only
+    /// Where and why the bytes are not JSON, from ``JSONReader``: run only
     /// once `JSONDecoder` has failed, since on Linux its message has no position.
     private static func syntaxError(in input: Data, fallback: String) -> HARError {
         guard case .failure(let problem) = JSONReader.read(input) else {
@@ -106,23 +105,10 @@ enum HARReader {
                 reason: "the bytes are not valid JSON text (\(fallback)); is the file UTF-8?"
             )
         }
-        let path = problem.path.map { step -> HARPathComponent in
-            switch step {
-            case .key(let key): .key(key)
-            case .index(let index): .index(index)
-            }
-        }
-        let code: HARError.Code =
-            switch problem.kind {
-            case .notJSON: .notJSON
-            case .truncated: .truncated
-            case .nestedTooDeep: .nestedTooDeep
-            case .numberOutOfRange: .invalidValue
-            }
         return HARError(
-            code: code,
-            path: HARPathComponent.format(path),
-            entryIndex: HARPathComponent.entryIndex(in: path),
+            code: problem.kind,
+            path: HARPathComponent.format(problem.path),
+            entryIndex: HARPathComponent.entryIndex(in: problem.path),
             line: problem.line,
             column: problem.column,
             reason: problem.reason

@@ -1,77 +1,40 @@
 import Foundation
 
-/// The package's one strict JSON reader: a value tree, or the first problem with where it is.
+/// ErrandReplay's JSON reader, the first of its two JSON layers: bytes to a ``ReplayJSON`` tree,
+/// or the first problem with where it is. (The second layer is the writer, ``HARJSON``.)
 ///
-/// Why not `JSONDecoder` or `JSONSerialization` alone: on Linux they report a syntax error as
-/// "The given data was not valid JSON" with no position, and a cassette that fails to load must
-/// say where (line, column, byte offset, the JSON path of the value being read,
-/// `log.entries[17].response.content.text`) and whether the file simply ends early. The reader
-/// also refuses, with a reason, the two things Foundation refuses without one: nesting deeper
-/// than ``maximumDepth`` and numbers too large for a `Double` (`1e400`), so that what it accepts
-/// is what Foundation accepts. It keeps explicit stacks instead of recursing, so deeply nested
-/// garbage cannot overflow. The replay matcher, the cassette verifier and the HAR reader's
-/// error messages all read through it; the writer side is `HARJSON` in ErrandReplay.
-package struct JSONReader {
-    /// A JSON value: object members keep their order, numbers keep their spelling.
-    package enum Value: Equatable, Sendable {
-        case null
-        case bool(Bool)
-        /// A number as written (`1`, `1.0`, `1e0`): the caller picks its arithmetic.
-        case number(String)
-        case string(String)
-        case array([Value])
-        case object([(key: String, value: Value)])
-
-        package static func == (left: Value, right: Value) -> Bool {
-            switch (left, right) {
-            case (.null, .null): true
-            case (.bool(let a), .bool(let b)): a == b
-            case (.number(let a), .number(let b)): a == b
-            case (.string(let a), .string(let b)): a == b
-            case (.array(let a), .array(let b)): a == b
-            case (.object(let a), .object(let b)):
-                a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-            default: false
-            }
-        }
-    }
-
-    /// One step of the path to a value: a key of an object or an index of an array.
-    package enum Step: Equatable, Sendable {
-        case key(String)
-        case index(Int)
-    }
-
-    /// The first problem in the input, and where it is.
-    package struct Problem: Error, Equatable, Sendable {
-        /// What kind of problem it is.
-        package enum Kind: Equatable, Sendable {
-            /// The bytes break JSON's grammar (or its UTF-8) here.
-            case notJSON
-            /// The input ends inside an unfinished value.
-            case truncated
-            /// Arrays and objects nest deeper than ``JSONReader/maximumDepth``.
-            case nestedTooDeep
-            /// A number too large for a 64-bit floating-point number.
-            case numberOutOfRange
-        }
-
+/// Why a reader of its own and not `JSONDecoder` or `JSONSerialization`: on Linux they report a
+/// syntax error as "The given data was not valid JSON" with no position, and a cassette that
+/// fails to load must say where (line, column, byte offset, the JSON path of the value being
+/// read, `log.entries[17].response.content.text`) and whether the file simply ends early. The
+/// reader also refuses, with a reason, the two things Foundation refuses without one: nesting
+/// deeper than ``maximumDepth`` and numbers too large for a `Double` (`1e400`), so that what it
+/// accepts is what Foundation accepts. It keeps explicit stacks instead of recursing, so deeply
+/// nested garbage cannot overflow. The HAR reader's error messages, the replay matcher and the
+/// cassette verifier all read through it.
+struct JSONReader {
+    /// The first problem in the input, and where it is, as a cassette's error reports it.
+    struct Problem: Error, Equatable, Sendable {
         /// What was wrong, in words.
-        package let reason: String
-        /// The kind of problem.
-        package let kind: Kind
+        let reason: String
+        /// The kind of problem: `notJSON` (grammar or UTF-8), `truncated` (the input ends inside
+        /// a value), `nestedTooDeep` (past ``JSONReader/maximumDepth``) or `invalidValue` (a
+        /// number too large for a `Double`).
+        let kind: HARError.Code
         /// The byte offset of the problem in the input (after any byte order mark's 3 bytes).
-        package let offset: Int
+        let offset: Int
         /// The 1-based line of the problem.
-        package let line: Int
+        let line: Int
         /// The 1-based column, in bytes, of the problem.
-        package let column: Int
+        let column: Int
         /// The path of the value being read when the problem was found.
-        package let path: [Step]
+        let path: [HARPathComponent]
     }
+
+    private static let posix = Locale(identifier: "en_US_POSIX")
 
     /// The deepest nesting of arrays and objects that Foundation's JSON parser accepts.
-    package static let maximumDepth = 512
+    static let maximumDepth = 512
 
     /// An open container: where its values start on the value stack, and where the reader is in it.
     private struct Frame {
@@ -93,7 +56,7 @@ package struct JSONReader {
     let bytes: [UInt8]
     var index = 0
     private var frames: [Frame] = []
-    private var values: [Value] = []
+    private var values: [ReplayJSON] = []
     private var keys: [String] = []
 
     private init(bytes: [UInt8]) {
@@ -103,7 +66,7 @@ package struct JSONReader {
 
     /// Reads one JSON text (any value at the top, as Foundation's readers accept); a UTF-8 byte
     /// order mark before it is skipped.
-    package static func read(_ data: Data) -> Result<Value, Problem> {
+    static func read(_ data: Data) -> Result<ReplayJSON, Problem> {
         var reader = JSONReader(bytes: Array(data))
         if let problem = reader.scan() { return .failure(problem) }
         return .success(reader.values.last ?? .null)
@@ -130,7 +93,7 @@ package struct JSONReader {
                     guard index < bytes.count else { return endOfInput() }
                     if bytes[index] == (isObject ? 0x7D : 0x5D) {
                         index += 1
-                        values.append(isObject ? .object([]) : .array([]))
+                        values.append(isObject ? .object([:]) : .array([]))
                         state = .afterValue
                     } else {
                         frames.append(
@@ -201,7 +164,8 @@ package struct JSONReader {
         let elements = Array(values[frame.valuesStart...])
         values.removeSubrange(frame.valuesStart...)
         if frame.isObject {
-            let members = zip(keys[frame.keysStart...], elements).map { (key: $0, value: $1) }
+            // A repeated key keeps its last value, as `JSONDecoder` does.
+            let members = Dictionary(zip(keys[frame.keysStart...], elements)) { _, last in last }
             keys.removeSubrange(frame.keysStart...)
             values.append(.object(members))
         } else {
@@ -222,9 +186,9 @@ package struct JSONReader {
         guard let number = Double(text), number.isFinite else {
             return make(
                 "the number \(text.prefix(40)) is too large for a 64-bit floating-point number",
-                kind: .numberOutOfRange, at: start)
+                kind: .invalidValue, at: start)
         }
-        values.append(.number(text))
+        values.append(.number(Decimal(string: text, locale: Self.posix) ?? 0))
         return nil
     }
 
@@ -264,7 +228,7 @@ package struct JSONReader {
     }
 
     private mutating func scanLiteral() -> Problem? {
-        for (literal, value) in [("true", Value.bool(true)), ("false", .bool(false)), ("null", .null)]
+        for (literal, value) in [("true", ReplayJSON.bool(true)), ("false", .bool(false)), ("null", .null)]
         where bytes[index] == literal.utf8.first {
             let expected = Array(literal.utf8)
             let available = bytes[index..<min(bytes.count, index + expected.count)]
@@ -293,14 +257,14 @@ package struct JSONReader {
         make(reason, kind: .notJSON, at: index)
     }
 
-    private func make(_ reason: String, kind: Problem.Kind, at offset: Int) -> Problem {
+    private func make(_ reason: String, kind: HARError.Code, at offset: Int) -> Problem {
         var line = 1
         var lineStart = 0
         for position in 0..<min(offset, bytes.count) where bytes[position] == 0x0A {
             line += 1
             lineStart = position + 1
         }
-        var path: [Step] = []
+        var path: [HARPathComponent] = []
         for frame in frames {
             if frame.isObject {
                 if let key = frame.key { path.append(.key(key)) }
