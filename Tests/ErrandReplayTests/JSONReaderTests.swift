@@ -82,6 +82,17 @@ import Testing
         #expect(problem?.reason.isEmpty == false)
     }
 
+    @Test(arguments: ["1e200", "-1e200", "1e-200", "1.7976931348623157e308", "5e-324"])
+    func refusesAsAValueANumberBeyondADecimal(number: String) throws {
+        // Given a body with a number a Double holds but a Decimal does not
+        let body = Data(#"{"x": \#(number)}"#.utf8)
+        // Then it is not a value to compare by meaning, as JSONDecoder reading a Decimal says
+        #expect(ReplayJSON.parse(body) == nil)
+        #expect((try? JSONDecoder().decode([String: Decimal].self, from: body)) == nil)
+        // And it breaks no grammar, so a cassette's syntax error is looked for past it
+        #expect(throws: Never.self) { try JSONReader.read(body, decimalNumbers: false).get() }
+    }
+
     @Test func refusesBytesThatAreNotUTF8() throws {
         // Given an overlong encoding of `/` and a lone continuation byte inside strings
         for bytes: [UInt8] in [[0x5B, 0x22, 0xC0, 0xAF, 0x22, 0x5D], [0x5B, 0x22, 0x80, 0x22, 0x5D]] {

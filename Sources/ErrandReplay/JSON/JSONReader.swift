@@ -55,19 +55,30 @@ struct JSONReader {
 
     let bytes: [UInt8]
     var index = 0
+    /// Whether a number beyond `Decimal`'s range (`1e200`) is a problem, as it is for
+    /// `JSONDecoder` reading a `Decimal`; otherwise it reads as 0.
+    private let decimalNumbers: Bool
     private var frames: [Frame] = []
     private var values: [ReplayJSON] = []
     private var keys: [String] = []
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], decimalNumbers: Bool) {
         self.bytes = bytes
+        self.decimalNumbers = decimalNumbers
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
     }
 
     /// Reads one JSON text (any value at the top, as Foundation's readers accept); a UTF-8 byte
     /// order mark before it is skipped.
-    static func read(_ data: Data) -> Result<ReplayJSON, Problem> {
-        var reader = JSONReader(bytes: Array(data))
+    ///
+    /// - Parameters:
+    ///   - data: The bytes.
+    ///   - decimalNumbers: Whether a number that a `Double` holds but a `Decimal` does not
+    ///     (`1e200`) is a problem: yes for a value compared by meaning; no to find where a
+    ///     cassette, whose numbers are `Double`s, breaks JSON's grammar.
+    /// - Returns: The value, or the first problem.
+    static func read(_ data: Data, decimalNumbers: Bool = true) -> Result<ReplayJSON, Problem> {
+        var reader = JSONReader(bytes: Array(data), decimalNumbers: decimalNumbers)
         if let problem = reader.scan() { return .failure(problem) }
         return .success(reader.values.last ?? .null)
     }
@@ -188,7 +199,13 @@ struct JSONReader {
                 "the number \(text.prefix(40)) is too large for a 64-bit floating-point number",
                 kind: .invalidValue, at: start)
         }
-        values.append(.number(Decimal(string: text, locale: Self.posix) ?? 0))
+        let decimal = Decimal(string: text, locale: Self.posix)
+        if decimal == nil, decimalNumbers {
+            return make(
+                "the number \(text.prefix(40)) is beyond the range of a decimal number", kind: .invalidValue,
+                at: start)
+        }
+        values.append(.number(decimal ?? 0))
         return nil
     }
 

@@ -98,7 +98,7 @@ enum HARReader {
     /// Where and why the bytes are not JSON, from ``JSONReader``: run only
     /// once `JSONDecoder` has failed, since on Linux its message has no position.
     private static func syntaxError(in input: Data, fallback: String) -> HARError {
-        guard case .failure(let problem) = JSONReader.read(input) else {
+        guard case .failure(let problem) = JSONReader.read(input, decimalNumbers: false) else {
             return HARError(
                 code: .notJSON,
                 path: "",
