@@ -128,6 +128,19 @@ import Testing
         }
     }
 
+    @Test func namesAnEscapedKeyInThePathAsItReads() throws {
+        // Given a syntax error under a key spelled with a `\u` escape (`entr\u0069es` is `entries`)
+        let input = #"{"log": {"entr\u0069es": [1 2]}}"#
+        // When it is read
+        let error = try #require(throws: HARError.self) { try HAR(data: Data(input.utf8)) }
+        // Then the path names the key as it reads, not as it is escaped
+        #expect(error.code == .notJSON)
+        #expect(error.path == "log.entries[0]")
+        #expect(error.entryIndex == 0)
+        #expect(error.reason == "expected ',' or ']' but found '2'")
+        #expect((error.line, error.column) == (1, 29))
+    }
+
     @Test func survivesDeeplyNestedGarbage() {
         let deep = String(repeating: "[", count: 100_000)
         #expect(throws: HARError.self) { try HAR(data: Data(deep.utf8)) }

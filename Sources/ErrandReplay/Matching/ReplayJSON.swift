@@ -3,7 +3,11 @@ import Foundation
 
 /// A JSON value compared by meaning: key order, spacing and number spelling (`1`, `1.0`,
 /// `1e0`) do not matter.
-enum ReplayJSON: Equatable, Decodable {
+///
+/// The module's one JSON value type: ``JSONReader`` builds it (objects as dictionaries, numbers
+/// as `Decimal`s, which is what comparing by meaning needs), the replay matcher compares it and
+/// the cassette verifier compares its shape (`ReplayJSON+Shape`).
+enum ReplayJSON: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Decimal)
@@ -11,26 +15,9 @@ enum ReplayJSON: Equatable, Decodable {
     case array([ReplayJSON])
     case object([String: ReplayJSON])
 
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let flag = try? container.decode(Bool.self) {
-            self = .bool(flag)
-        } else if let number = try? container.decode(Decimal.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .string(text)
-        } else if let elements = try? container.decode([ReplayJSON].self) {
-            self = .array(elements)
-        } else {
-            self = .object(try container.decode([String: ReplayJSON].self))
-        }
-    }
-
     /// The value of a JSON body, or `nil` when the bytes are not JSON.
     static func parse(_ data: Data) -> ReplayJSON? {
-        try? JSONDecoder().decode(ReplayJSON.self, from: data)
+        try? JSONReader.read(data).get()
     }
 
     /// This value without the parts that `paths` name.

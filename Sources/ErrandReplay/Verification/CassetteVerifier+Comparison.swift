@@ -60,7 +60,7 @@ extension CassetteVerifier {
         let ignored = options.ignoredBodyPaths.sorted().map(ReplayJSONPath.init)
         let before = recorded.removing(ignored)
         let after = live.removing(ignored)
-        return JSONShape.changes(recorded: before, live: after).map { change in
+        return ReplayJSON.shapeChanges(recorded: before, live: after).map { change in
             func name(_ test: (ReplayJSON) -> Bool) -> String {
                 Self.name(
                     change.path ?? after.firstPath(matching: change.pattern[...], where: test)

@@ -95,8 +95,10 @@ enum HARReader {
         }
     }
 
+    /// Where and why the bytes are not JSON, from ``JSONReader``: run only
+    /// once `JSONDecoder` has failed, since on Linux its message has no position.
     private static func syntaxError(in input: Data, fallback: String) -> HARError {
-        guard let problem = HARJSONDiagnostics.firstProblem(in: input) else {
+        guard case .failure(let problem) = JSONReader.read(input, decimalNumbers: false) else {
             return HARError(
                 code: .notJSON,
                 path: "",
@@ -104,7 +106,7 @@ enum HARReader {
             )
         }
         return HARError(
-            code: problem.code,
+            code: problem.kind,
             path: HARPathComponent.format(problem.path),
             entryIndex: HARPathComponent.entryIndex(in: problem.path),
             line: problem.line,

@@ -9,11 +9,14 @@ protocol HAREncodable {
     var harJSON: HARJSON { get }
 }
 
-/// A JSON value with ordered object members, built by the writer and serialized by hand.
+/// A JSON value with ordered object members, built by the writer and serialized by hand: the
+/// second of ErrandReplay's two JSON layers (the first is the reader, ``JSONReader``).
 ///
-/// Hand serialization gives the writer what `JSONEncoder` does not promise: the key order of
-/// the HAR 1.2 specification (so `method` and `url` come first in a request), the same bytes
-/// on every platform and Foundation version, and errors that name the path of a bad value.
+/// Why a writer of its own and not `JSONEncoder`: hand serialization gives what `JSONEncoder`
+/// does not promise: the key order of the HAR 1.2 specification (so `method` and `url` come first
+/// in a request), the same bytes on every platform and Foundation version, and errors that name
+/// the path of a bad value. Its values keep their order, which ``ReplayJSON`` (compared by
+/// meaning) does not, so the two are separate types.
 enum HARJSON {
     /// An object whose members keep the order they were added in.
     case object([(key: String, value: HARJSON)])
