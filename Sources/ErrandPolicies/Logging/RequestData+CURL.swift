@@ -32,8 +32,8 @@ extension RequestData {
     ///   - vocabulary: The secret names; `SecretVocabulary.default` unless given.
     /// - Returns: The command line.
     /// - Throws: `NetworkError` with code `invalidRequest` when the URL cannot be built (see
-    ///   ``url(relativeTo:)``), a header name starts with `@` (which `-H` reads as a file to
-    ///   send) or the body could not be encoded.
+    ///   `RequestData.url(relativeTo:)`), a header name starts with `@` (which `-H` reads as a
+    ///   file to send) or the body could not be encoded.
     public func curlCommand(
         baseURL: URL?, redacted: Bool = true, vocabulary: SecretVocabulary = .default
     ) throws -> String {
