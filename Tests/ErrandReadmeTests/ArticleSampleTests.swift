@@ -66,7 +66,9 @@ struct ArticleSampleTests {
         let blocks = try Self.swiftBlocks(of: page)
         try #require(
             !blocks.isEmpty || Self.pagesWithoutSamples.contains(page), "\(page) has no Swift sample")
-        let imports = (Self.implicitImports + ["Foundation", "Observation", "Testing"]).map { "import \($0)\n" }
+        let imports = (Self.implicitImports + ["Foundation", "Observation", "Testing"]).map {
+            "import \($0)\n"
+        }
         let source = imports.joined() + (Self.assumed[page] ?? "") + "\n" + blocks.joined(separator: "\n")
 
         // When they are type-checked as one main file
