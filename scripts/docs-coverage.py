@@ -10,7 +10,9 @@ project (say `description`, documented by the standard library's `CustomStringCo
 Members the compiler makes are not the project's to document: synthesized ones (default
 implementations of other modules' protocols, which `-skip-synthesized-members` leaves out
 anyway) and implicit ones, which have no place in the source (an enum's `init(rawValue:)`, a
-`Codable` type's `init(from:)`).
+`Codable` type's `init(from:)`). Nor are extension blocks of another module's types (`extension
+NetworkDispatcher` in ErrandPolicies, which `-emit-extension-block-symbols` lists so that DocC
+gives their members pages): the members are checked, the block has nothing of its own to say.
 """
 
 import json
@@ -51,6 +53,8 @@ def undocumented(graph_dir, module, modules):
             identifier = symbol["identifier"]["precise"]
             if "::SYNTHESIZED::" in identifier or "location" not in symbol:
                 continue  # made by the compiler, not written in Sources/
+            if symbol["kind"]["identifier"] == "swift.extension":
+                continue  # the block of an extension to another module's type; its members count
             if has_own_comment(symbol, modules):
                 continue
             title = ".".join(symbol.get("pathComponents", [])) or symbol["names"]["title"]

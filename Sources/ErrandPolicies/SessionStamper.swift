@@ -3,7 +3,7 @@ import Errand
 /// Stamps a request with the session the auth policy beneath a policy will sign it in, so that
 /// it is signed in that session or fails with `sessionEnded`, however long it waits first.
 ///
-/// Found once, when the policy is made, by walking the chain of ``WrappingDispatcher``s to the
+/// Found once, when the policy is made, by walking the chain of `WrappingDispatcher`s to the
 /// first ``AuthenticatingDispatcher``.
 struct SessionStamper: Sendable {
     private let session: TokenSession?

@@ -4,16 +4,18 @@ extension ArticleSampleTests {
         "Errand/Errand.md": user,
         "Errand/TestingWithDispatchers.md": users
             + "let testClock: any Clock<Duration> = ContinuousClock()\n",
-        "Errand/AuthenticationAndRetry.md": user
+        "ErrandPolicies/AuthenticationAndRetry.md": user
             + "func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }\n",
         "Errand/WorkingOnLinux.md": users + "let dispatcher = InMemoryDispatcher()\n",
         "Errand/MigratingFromConn.md": users,
         "Errand/HandlingErrors.md": users + "let dispatcher = InMemoryDispatcher()\n",
-        "Errand/CoalescedReads.md": """
+        "ErrandPolicies/CoalescedReads.md": """
         let storage = InMemoryTokenStorage()
         @Sendable func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }
 
         """,
+        "ErrandPolicies/ErrandPolicies.md": users
+            + "func refreshTokens(_ tokens: TokenPair) async throws -> TokenPair { tokens }\n",
         "ErrandReplay/FlightRecorderAndVerification.md": """
         let cassette = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("users.har")
         let token = "a-token"

@@ -6,16 +6,22 @@ import Testing
 /// the articles cannot drift from the API.
 ///
 /// A page's samples are compiled together, as one `main.swift` (top-level code allowed) that
-/// imports every module, after a few declarations the page assumes the reader has, such as the
-/// `User` type. SwiftUI samples are compiled only where SwiftUI exists.
-@Suite(CompilerProbe.needs("Errand", "ErrandReplay", "ErrandDI", "ErrandState"))
+/// imports every module but `ErrandPolicies`, after a few declarations the page assumes the
+/// reader has, such as the `User` type. A page whose samples use a policy shows
+/// `import ErrandPolicies` itself, as a reader's file needs it: the policies are a product of
+/// their own. SwiftUI samples are compiled only where SwiftUI exists.
+@Suite(CompilerProbe.needs("Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState"))
 struct ArticleSampleTests {
     /// The package root, three folders above this file.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The modules with a DocC catalog.
-    static let modules = ["Errand", "ErrandReplay", "ErrandDI", "ErrandState"]
+    static let modules = ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState"]
+
+    /// The modules every page's samples are compiled with, imported or not: all but the
+    /// policies, which a page imports in its own samples.
+    static let implicitImports = modules.filter { $0 != "ErrandPolicies" }
 
     /// Every page of every catalog, as `Module/File.md`.
     static func pages() -> [String] {
@@ -60,7 +66,9 @@ struct ArticleSampleTests {
         let blocks = try Self.swiftBlocks(of: page)
         try #require(
             !blocks.isEmpty || Self.pagesWithoutSamples.contains(page), "\(page) has no Swift sample")
-        let imports = (Self.modules + ["Foundation", "Observation", "Testing"]).map { "import \($0)\n" }
+        let imports = (Self.implicitImports + ["Foundation", "Observation", "Testing"]).map {
+            "import \($0)\n"
+        }
         let source = imports.joined() + (Self.assumed[page] ?? "") + "\n" + blocks.joined(separator: "\n")
 
         // When they are type-checked as one main file
@@ -76,7 +84,8 @@ struct ArticleSampleTests {
     /// Type-checks `source` as the `main.swift` of an executable, against the built modules.
     static func typecheckMain(_ source: String) async throws -> (succeeded: Bool, diagnostics: String) {
         let compiler = try #require(CompilerProbe.compiler)
-        let modules = try CompilerProbe.requireModules("Errand", "ErrandReplay", "ErrandDI", "ErrandState")
+        let modules = try CompilerProbe.requireModules(
+            "Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState")
         let folder = FileManager.default.temporaryDirectory.appending(
             path: "ErrandArticle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -16,7 +16,7 @@ import Testing
 
     @Test func theOAuthSampleFitsInTenLines() throws {
         let block = try #require(
-            try ArticleSampleTests.swiftBlocks(of: "Errand/AuthenticationAndRetry.md")
+            try ArticleSampleTests.swiftBlocks(of: "ErrandPolicies/AuthenticationAndRetry.md")
                 .first { $0.contains("OAuthTokenResponse") })
         #expect(block.split(separator: "\n").count <= 10)
     }

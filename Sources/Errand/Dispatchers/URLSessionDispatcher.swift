@@ -23,7 +23,8 @@ import Foundation
 ///
 /// A dispatcher with a session of its own sends every request as a delegate-driven task: its
 /// delegate sees each chunk of the body as it arrives. Upload and download progress are reported
-/// for requests sent with ``dispatch(request:progressQueue:progress:onSuccess:onError:)``;
+/// for requests that carry a progress handler (see
+/// ``NetworkDispatcher/dispatch(request:progressQueue:progress:onSuccess:onError:)``);
 /// public-key pins are checked for the hosts given to
 /// ``init(baseURL:configuration:timeout:pinning:maximumResponseSize:)`` (on Linux, where they
 /// cannot be checked, requests to those hosts are refused).

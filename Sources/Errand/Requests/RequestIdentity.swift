@@ -3,16 +3,16 @@ import Foundation
 /// Whose request this is: its credentials, and the session an auth policy signs it in.
 ///
 /// Every policy that stores or shares an answer keys it on this, so that nothing fetched for one
-/// identity is delivered to another: a ``CachingDispatcher`` entry answers only requests of the
-/// identity that fetched it, a ``CoalescingDispatcher`` flight is shared only within one identity.
+/// identity is delivered to another: a `CachingDispatcher` entry answers only requests of the
+/// identity that fetched it, a `CoalescingDispatcher` flight is shared only within one identity.
 ///
 /// The credentials are the user info of an absolute path (`https://user:password@host`, sent as
 /// `Basic` credentials), and the values of every header and query item (after the path's `?` or
 /// in ``RequestData/query``) whose name ``SecretVocabulary/default`` hides, its query-only names
 /// included: `Authorization`, `Proxy-Authorization`, `Cookie`, `X-API-Key`, `X-Auth-Token`,
 /// `access_token`, `key`, … in any spelling. They are kept only as a SHA-256 digest, so an
-/// identity can be stored (a ``DiskCacheStore`` keeps a keyed digest of it) without holding a secret. The session is the one a policy beneath will sign the request in (``RequestData``
-/// carries it once a cache, coalescer, retry or queue in front of an ``AuthenticatingDispatcher``
+/// identity can be stored (a `DiskCacheStore` keeps a keyed digest of it) without holding a secret. The session is the one a policy beneath will sign the request in (``RequestData``
+/// carries it once a cache, coalescer, retry or queue in front of an `AuthenticatingDispatcher`
 /// stamped it): random per sign-in, so it names no user and never matches a later launch.
 ///
 /// A request with none of these is ``anonymous``.

@@ -1,7 +1,7 @@
 extension NetworkResponse {
     /// Where a response came from, as far as an HTTP cache is concerned.
     ///
-    /// Only a ``CachingDispatcher`` sets anything but ``network``. A policy outside the cache sees
+    /// Only a `CachingDispatcher` sets anything but ``network``. A policy outside the cache sees
     /// the status the cache set; a policy inside it (closer to the transport) always sees
     /// ``network``.
     public enum CacheStatus: String, Hashable, Sendable, CaseIterable {

@@ -3,7 +3,7 @@ import Foundation
 
 /// A dispatcher that sends `Authorization: Bearer <token>` from a ``TokenStorage`` and renews
 /// the token when it expires or is refused. Made with
-/// ``NetworkDispatcher/authenticating(storage:refresh:onSessionExpired:leeway:maximumRefreshes:within:now:)-(_,(TokenPair,Self)->TokenPair,_,_,_,_,_)``.
+/// ``Errand/NetworkDispatcher/authenticating(storage:refresh:onSessionExpired:leeway:maximumRefreshes:within:now:)-(_,(TokenPair,Self)->TokenPair,_,_,_,_,_)``.
 ///
 /// ```swift
 /// let api = URLSessionDispatcher(baseURL: baseURL).authenticating(storage: storage) { tokens, transport in

@@ -7,7 +7,7 @@ import Foundation
 /// A cache must tell requests apart by their credentials without keeping them: a response to
 /// `?access_token=A` must not answer `?access_token=B`, and with `Vary: Authorization` one user's
 /// answer must not go to another. So the values of secret names (those of
-/// ``SecretVocabulary/default``) in the cache key's query, the user info of the key's URL, the
+/// `SecretVocabulary.default`) in the cache key's query, the user info of the key's URL, the
 /// stored `Vary` values of secret request headers and the request identity are replaced by a
 /// digest, which matches exactly as the value did. For a ``DiskCacheStore`` the digest is keyed
 /// (HMAC-SHA256 under the store's own random key, `hmac-sha256:` and hexadecimal), so that

@@ -30,7 +30,7 @@ public struct CachedResponse: Codable, Hashable, Sendable {
     /// keyed with the store's own key, for a ``DiskCacheStore``; `sha256:` and hexadecimal for a
     /// store in memory.
     public let varyingRequestHeaders: [String: String]
-    /// Whose request it answered: the ``RequestIdentity/key`` of the request that fetched it
+    /// Whose request it answered: the `RequestIdentity.key` of the request that fetched it
     /// (empty for an anonymous one), digested again with the store's key for a
     /// ``DiskCacheStore``. It answers only requests of the same identity.
     public let identity: String

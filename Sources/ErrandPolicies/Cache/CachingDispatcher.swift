@@ -3,14 +3,14 @@ import ErrandSync
 import Foundation
 
 /// A dispatcher that keeps responses in a ``CacheStore`` and answers from it as a private HTTP
-/// cache (RFC 9111) would. Made with ``NetworkDispatcher/caching(_:baseURL:now:)``.
+/// cache (RFC 9111) would. Made with ``Errand/NetworkDispatcher/caching(_:baseURL:now:)``.
 ///
 /// - Only `GET` and `HEAD` are answered from the store (a `HEAD` may be answered by a stored
 ///   `GET`). A fresh stored response answers at once, without a request reaching the wrapped
-///   dispatcher; its ``NetworkResponse/cacheStatus`` is ``NetworkResponse/CacheStatus/hit``.
+///   dispatcher; its `NetworkResponse.cacheStatus` is `.hit`.
 /// - A stale one with an `ETag` or `Last-Modified` is revalidated with `If-None-Match` /
 ///   `If-Modified-Since`; a `304` updates the stored headers and delivers the stored body with
-///   its stored status (``NetworkResponse/CacheStatus/revalidated``).
+///   its stored status (`.revalidated`).
 /// - `no-cache` (on the request or the response) and a request's `max-age=0` always revalidate;
 ///   `no-store` (on either) stores nothing; `Vary` keeps one response per combination of the
 ///   nominated request header values, and `Vary: *` is never stored.
@@ -21,9 +21,9 @@ import Foundation
 ///
 /// The cache key is the request's URL without the method: the path resolved against the base
 /// URL given when the cache was made, else the wrapped dispatcher's when it is a
-/// ``URLSessionDispatcher``; else a relative path is keyed as written, with its query.
+/// `URLSessionDispatcher`; else a relative path is keyed as written, with its query.
 ///
-/// No credential reaches the store: secret query values (names of ``SecretVocabulary/default``,
+/// No credential reaches the store: secret query values (names of `SecretVocabulary.default`,
 /// such as `access_token`) and a URL's user info stand in the key as their digest, so do the
 /// stored `Vary` values of secret headers (`Authorization`, `Cookie`, `X-Api-Key`, …); the
 /// stored URL has them redacted; and response fields that hand out a credential (`Set-Cookie`,
@@ -33,7 +33,7 @@ import Foundation
 /// guesses of a credential; in memory they are SHA-256. Bodies are stored as they came; token answers are `POST`
 /// responses with `no-store`, which are never stored.
 ///
-/// Every entry is bound to the ``RequestIdentity`` of the request that fetched it and answers
+/// Every entry is bound to the `RequestIdentity` of the request that fetched it and answers
 /// only requests of the same identity, whatever its `Cache-Control` says: `public` and
 /// `s-maxage` allow reuse for the same credentials, never for other ones or none. With an
 /// ``AuthenticatingDispatcher`` further in, the identity includes the session it signs the
@@ -43,7 +43,7 @@ import Foundation
 /// after it; so does emptying a ``MemoryCacheStore`` or a ``DiskCacheStore`` directly. Interceptors further in that add credentials of their own are not seen: put them
 /// outside the cache. On Linux this is the only HTTP cache (FoundationNetworking never
 /// answers from `URLCache`); on Apple platforms it is independent of `URLCache`, which
-/// ``URLSessionDispatcher/defaultConfiguration()`` turns off, so nothing is cached twice.
+/// `URLSessionDispatcher.defaultConfiguration()` turns off, so nothing is cached twice.
 public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends what the store cannot answer.
     public let base: any NetworkDispatcher
@@ -74,7 +74,7 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     ///   - base: The dispatcher that sends what the store cannot answer.
     ///   - store: Where the responses are kept.
     ///   - baseURL: The URL relative paths resolve against, for the cache key; by default the
-    ///     wrapped dispatcher's when it is a ``URLSessionDispatcher``.
+    ///     wrapped dispatcher's when it is a `URLSessionDispatcher`.
     ///   - now: The time, for freshness and ages; inject one in tests.
     public init(
         base: any NetworkDispatcher, store: any CacheStore, baseURL: URL? = nil,
@@ -281,7 +281,7 @@ extension NetworkDispatcher {
     /// - Parameters:
     ///   - store: Where the responses are kept; a 10 MB ``MemoryCacheStore`` by default.
     ///   - baseURL: The URL relative paths resolve against for the cache key; by default this
-    ///     dispatcher's when it is a ``URLSessionDispatcher``.
+    ///     dispatcher's when it is a `URLSessionDispatcher`.
     ///   - now: The time, for freshness and ages; inject one in tests.
     /// - Returns: The caching dispatcher.
     public func caching(

@@ -2,13 +2,13 @@ import Errand
 import Foundation
 
 /// A dispatcher that lets identical reads in flight at the same time share one dispatch of the
-/// dispatcher it wraps. Made with ``NetworkDispatcher/coalescingIdenticalRequests(alsoMatching:clock:)``.
+/// dispatcher it wraps. Made with ``Errand/NetworkDispatcher/coalescingIdenticalRequests(alsoMatching:clock:)``.
 ///
 /// Two requests are identical when both are `GET` or both `HEAD`, carry no body, go to the same
 /// URL once built for the wire (escapes, `.` and `..` segments and query items as the transport
 /// writes them), carry the same values for `Accept`, `Accept-Language` and the headers you
-/// name, have the same ``RequestIdentity``, and ask the same of an auth policy
-/// (``RequestData/authentication``). Any other header does not count: the shared dispatch sends
+/// name, have the same `RequestIdentity`, and ask the same of an auth policy
+/// (`RequestData.authentication`). Any other header does not count: the shared dispatch sends
 /// the first caller's request. Unsafe methods are never shared.
 ///
 /// A flight is never shared across credentials or sessions: the identity counts every
@@ -17,7 +17,7 @@ import Foundation
 /// in, the session it will sign the request in, so a read made after a sign-in, a sign-out or an
 /// account switch never joins one made before it, and a signed-in read never joins an anonymous
 /// one. Put the coalescer on either side of the auth policy; a wrapping dispatcher of your own
-/// between them should conform to ``WrappingDispatcher`` so that the coalescer can see the
+/// between them should conform to `WrappingDispatcher` so that the coalescer can see the
 /// auth policy through it.
 ///
 /// - Each caller gets its own callback, exactly once, with the response (or the failure) of the
@@ -27,7 +27,7 @@ import Foundation
 ///   when every caller has cancelled.
 /// - A request arriving after the shared dispatch completed starts a new one: nothing is cached.
 ///
-/// Deadlines: the shared dispatch is sent with the first caller's ``RequestData/timeout``. A
+/// Deadlines: the shared dispatch is sent with the first caller's `RequestData.timeout`. A
 /// caller whose timeout is shorter joins, with a timer of its own on `clock`: it ends with
 /// `timedOut` on its own deadline and leaves the others waiting. A caller whose timeout is
 /// longer (or that has none while the first caller has one, or the other way round) does not

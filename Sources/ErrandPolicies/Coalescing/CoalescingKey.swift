@@ -2,7 +2,7 @@ import Errand
 import Foundation
 
 /// What makes two requests the same read: method, URL on the wire, the headers that matter,
-/// whose request it is (``RequestIdentity``: its credentials and the session an auth policy
+/// whose request it is (`RequestIdentity`: its credentials and the session an auth policy
 /// further in signs it in) and whether that policy attaches a token.
 ///
 /// Only `GET` and `HEAD` without a body have a key; every other request goes through alone.

@@ -1,7 +1,7 @@
 import Errand
 
 /// A dispatcher that runs request interceptors before, and response interceptors after, the
-/// dispatcher it wraps. Made with ``NetworkDispatcher/intercepted(by:responses:)``.
+/// dispatcher it wraps. Made with ``Errand/NetworkDispatcher/intercepted(by:responses:)``.
 public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the intercepted requests.
     public let base: any NetworkDispatcher

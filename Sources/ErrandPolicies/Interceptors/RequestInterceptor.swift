@@ -18,7 +18,7 @@ protocol ImmediateRequestInterceptor: RequestInterceptor {
     func interceptNow(_ request: RequestData) -> RequestData
 }
 
-/// Sees a response before it is handed back, with ``NetworkResponse/request`` set, and may
+/// Sees a response before it is handed back, with `NetworkResponse.request` set, and may
 /// change it or fail it.
 public protocol ResponseInterceptor: Sendable {
     /// Returns the response to hand back instead of `response`.

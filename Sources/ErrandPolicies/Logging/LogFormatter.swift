@@ -18,7 +18,7 @@ struct LogFormatter: Sendable {
         let needles: EchoNeedles?
         /// Whether the answer's headers and body are withheld: the request's body could not be
         /// read to find all its secrets, and the answer may repeat them (see
-        /// ``SecretVocabulary/answersMayEchoUnknownSecrets(of:)``).
+        /// `SecretVocabulary.answersMayEchoUnknownSecrets(of:)`).
         let withholdsAnswer: Bool
     }
 

@@ -2,7 +2,7 @@ import Errand
 
 /// Whether the text of an `OSLogSink` entry is readable in Apple's unified log.
 ///
-/// Redaction hides the secrets Errand knows of (``SecretVocabulary``); what it does not know
+/// Redaction hides the secrets Errand knows of (`SecretVocabulary`); what it does not know
 /// of (a customer's address in a body, an identifier in a path) stays in the text. An entry
 /// marked public is kept in clear in the unified log, where `log collect` and every
 /// sysdiagnose a user sends pick it up; a private one is shown only while a debugger is

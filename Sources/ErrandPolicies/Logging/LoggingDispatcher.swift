@@ -3,7 +3,7 @@ import ErrandSync
 import Foundation
 
 /// A dispatcher that writes a line when each request starts and one when it ends, with its
-/// secrets redacted. Made with ``NetworkDispatcher/logging(to:level:redacting:bodyLimit:clock:)``.
+/// secrets redacted. Made with ``Errand/NetworkDispatcher/logging(to:level:redacting:bodyLimit:clock:)``.
 ///
 /// Each request gets a number, counted per policy, that starts both of its lines, so a
 /// request's lines can be found among those of requests running at the same time:
@@ -16,13 +16,13 @@ import Foundation
 /// Redaction happens before a line leaves the policy: header values, query items (in the path
 /// too), JSON keys at any depth, form fields and multipart fields named in the vocabulary, in
 /// requests and in responses alike. At ``LogLevel/headers`` and ``LogLevel/body``, a value hidden
-/// in the request is hidden wherever the lines repeat it, in any spelling of ``SecretSpelling``:
+/// in the request is hidden wherever the lines repeat it, in any spelling of `SecretSpelling`:
 /// a server that echoes the request puts it under names that are not secret.
 ///
 /// Nothing a caller or a server sends can start a line: each entry's first line starts with its
 /// `[errand #N]`, every other line with two spaces, and control characters in a path, a method,
 /// a header or a body are written as escapes (`\r`, `\n`, `\u{1B}`). A request that
-/// ``RequestData/validate()`` refuses is not sent; its one entry says so:
+/// `RequestData.validate()` refuses is not sent; its one entry says so:
 ///
 /// ```
 /// [errand #13] refused GET /x: The value of header "X-Note" cannot be sent: it holds LF (\n) …
@@ -46,7 +46,7 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     ///   - base: The dispatcher that sends the requests.
     ///   - sink: Where entries go.
     ///   - level: How much is written about each request.
-    ///   - vocabulary: The names whose values are redacted; ``SecretVocabulary/none`` turns
+    ///   - vocabulary: The names whose values are redacted; `SecretVocabulary.none` turns
     ///     redaction off.
     ///   - bodyLimit: The most bytes of a body written at ``LogLevel/body``.
     ///   - clock: The clock durations are measured on.
@@ -121,7 +121,7 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// A request that cannot be sent gets one entry, a `.failure` that says it was refused, and
     /// never a request line: logged as sent, it would claim a request that no server saw.
     ///
-    /// - Throws: The `invalidRequest` error of ``RequestData/validate()``, once it is logged.
+    /// - Throws: The `invalidRequest` error of `RequestData.validate()`, once it is logged.
     private func logStart(of request: RequestData) throws(NetworkError) -> Started {
         let id = counter.withLock { count in
             count += 1
@@ -164,8 +164,8 @@ extension NetworkDispatcher {
     /// - Parameters:
     ///   - sink: Where entries go, such as ``StreamLogSink``.
     ///   - level: How much is written about each request; ``LogLevel/basic`` by default.
-    ///   - vocabulary: The names whose values are redacted; ``SecretVocabulary/default`` unless
-    ///     given, ``SecretVocabulary/none`` to turn redaction off.
+    ///   - vocabulary: The names whose values are redacted; `SecretVocabulary.default` unless
+    ///     given, `SecretVocabulary.none` to turn redaction off.
     ///   - bodyLimit: The most bytes of a body written at ``LogLevel/body``; 4096 by default.
     ///   - clock: The clock durations are measured on; inject a manual clock in tests.
     /// - Returns: A logging dispatcher, or this dispatcher at ``LogLevel/none``.

@@ -29,11 +29,11 @@ extension RequestData {
     ///   - baseURL: The base URL a relative path is resolved against, as by the dispatcher.
     ///   - redacted: Whether secret values are replaced by the placeholder; `true` by default,
     ///     so a command can be pasted into a ticket. Pass `false` to get one that authenticates.
-    ///   - vocabulary: The secret names; ``SecretVocabulary/default`` unless given.
+    ///   - vocabulary: The secret names; `SecretVocabulary.default` unless given.
     /// - Returns: The command line.
     /// - Throws: `NetworkError` with code `invalidRequest` when the URL cannot be built (see
-    ///   ``url(relativeTo:)``), a header name starts with `@` (which `-H` reads as a file to
-    ///   send) or the body could not be encoded.
+    ///   `RequestData.url(relativeTo:)`), a header name starts with `@` (which `-H` reads as a
+    ///   file to send) or the body could not be encoded.
     public func curlCommand(
         baseURL: URL?, redacted: Bool = true, vocabulary: SecretVocabulary = .default
     ) throws -> String {

@@ -3,7 +3,7 @@ import Foundation
 
 /// A dispatcher that measures every request sent through the dispatcher it wraps and hands one
 /// ``RequestMetric`` per request to a ``MetricsSink``. Made with
-/// ``NetworkDispatcher/measuring(into:clock:now:template:)``.
+/// ``Errand/NetworkDispatcher/measuring(into:clock:now:template:)``.
 ///
 /// The metric is recorded exactly once per request (success, failure or cancellation), just
 /// before the request's own callback. Durations come from the injected clock, so tests are

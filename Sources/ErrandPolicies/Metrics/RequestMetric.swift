@@ -34,12 +34,12 @@ public struct RequestMetric: Hashable, Sendable {
     /// How many times the request was sent beneath the measuring policy, as far as the chain
     /// reports it.
     ///
-    /// The count of a retry policy beneath: ``NetworkResponse/attempts`` for a response,
-    /// ``NetworkError/attempts`` for a failure. Measure inside the retry policy to see each
+    /// The count of a retry policy beneath: `NetworkResponse.attempts` for a response,
+    /// `NetworkError.attempts` for a failure. Measure inside the retry policy to see each
     /// attempt as a metric of its own.
     public var attempts: Int
     /// Whether a cache answered instead of the network: the response's
-    /// ``NetworkResponse/isFromCache``, set by a ``CachingDispatcher`` beneath (a hit, or a 304
+    /// `NetworkResponse.isFromCache`, set by a ``CachingDispatcher`` beneath (a hit, or a 304
     /// that revalidated the stored response).
     public var servedFromCache: Bool
 

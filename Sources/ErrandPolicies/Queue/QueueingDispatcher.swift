@@ -3,13 +3,13 @@ import Foundation
 
 /// A dispatcher that lets at most a fixed number of requests be in flight through the
 /// dispatcher it wraps, and makes the others wait their turn, first in first out. Made with
-/// ``NetworkDispatcher/limitingConcurrency(to:defaultTimeout:clock:)``.
+/// ``Errand/NetworkDispatcher/limitingConcurrency(to:defaultTimeout:clock:)``.
 ///
-/// - A request flagged ``RequestData/bypassesQueue`` (a token refresh, say) goes straight
+/// - A request flagged `RequestData.bypassesQueue` (a token refresh, say) goes straight
 ///   through, whatever the queue holds, and does not take a slot.
 /// - Cancelling a waiting request takes it out of line at once and reports `cancelled`, once.
 /// - A request's deadline counts from when it is handed to the queue: a request whose
-///   ``RequestData/timeout`` (or, when it has none, the queue's `defaultTimeout`) passes while
+///   `RequestData.timeout` (or, when it has none, the queue's `defaultTimeout`) passes while
 ///   it waits fails with `timedOut` and leaves the line; a request that waited is sent on with
 ///   what is left of its timeout.
 /// - Nothing starves: the line is strictly first in first out, and a finished request hands its

@@ -7,7 +7,7 @@ import Foundation
 
 /// A dispatcher that sends a request again, after a backoff, when the wrapped dispatcher's
 /// answer is worth another try under its ``RetryPolicy``. Made with
-/// ``NetworkDispatcher/retrying(_:clock:now:random:)``.
+/// ``Errand/NetworkDispatcher/retrying(_:clock:now:random:)``.
 ///
 /// Waits go through the injected clock. Cancelling during a wait ends the request at once with
 /// `cancelled`. When it gives up after retrying, the error says how many attempts were made; a

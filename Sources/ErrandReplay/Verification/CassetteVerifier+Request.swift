@@ -48,7 +48,7 @@ extension CassetteVerifier {
     /// `--rewrite`) is not at the origin it was recorded from, as a browser keeps its cookies.
     ///
     /// Left out: the URL's recorded user info, the recorded query items that
-    /// ``Options/vocabulary`` names (``SecretVocabulary/matchesQueryItem(_:)``: `api_key`, `key`…),
+    /// ``Options/vocabulary`` names (`SecretVocabulary.matchesQueryItem(_:)`: `api_key`, `key`…),
     /// the recorded headers it names unless ``Options/setHeaders`` sets them, and the secret
     /// values of the recorded body, replaced by the placeholder as logs show them (the whole
     /// body when it cannot be read as its type says). What the mapping itself added is sent.

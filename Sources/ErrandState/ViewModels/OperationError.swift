@@ -22,7 +22,7 @@ extension NetworkError {
 
 extension Result where Failure == NetworkError {
     /// What a view model's operation gave: its value, or what it threw as
-    /// ``NetworkError/fromOperation(_:)`` shows it.
+    /// `NetworkError.fromOperation(_:)` shows it.
     ///
     /// - Parameter operation: The app's operation, run once on the main actor.
     /// - Returns: The value, or the failure.

@@ -41,7 +41,7 @@ enum KeychainStatus {
     /// `written`, `deleted`).
     ///
     /// Each says what an app can do about it, and only a broken item asks to sign in again: a
-    /// locked device or a cancelled prompt is temporary (``NetworkError/Code/tokenStorageUnavailable``,
+    /// locked device or a cancelled prompt is temporary (`tokenStorageUnavailable`,
     /// the tokens are kept), and a missing entitlement is the app's build, which signing in
     /// again does not change. The message names the item and the status, never the tokens.
     static func error(_ status: Int32, place: String, action: String) -> NetworkError {
