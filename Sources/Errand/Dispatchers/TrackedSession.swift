@@ -44,9 +44,6 @@ final class TrackedSession: Sendable {
         #endif
     }
 
-    /// Whether the session was made: whether any request went through it.
-    var isMade: Bool { state.withLock { $0.session != nil } }
-
     /// Lets running tasks finish, then releases the session, if it was ever made.
     func invalidate() {
         state.withLock { $0.session }?.finishTasksAndInvalidate()

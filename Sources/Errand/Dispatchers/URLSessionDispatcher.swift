@@ -189,7 +189,7 @@ public final class URLSessionDispatcher: NetworkDispatcher {
             return CancellableAction.none
         }
         let call = SessionCall(request: request, deadline: deadline, onSuccess: onSuccess, onError: onError)
-        guard let session, reporter == nil, !pinsNeedTracking else {
+        guard let session, reporter == nil else {
             // Delegate-driven: the delegate sees each chunk as it arrives, so the size limit
             // holds without Foundation buffering the whole body first, and bytes can be counted.
             let task = trackedSession.session.dataTask(with: urlRequest)
