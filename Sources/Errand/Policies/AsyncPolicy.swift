@@ -22,6 +22,10 @@ protocol AsyncPolicy: NetworkDispatcher {
 
 extension AsyncPolicy {
     /// Runs ``send(_:)`` as one dispatch: the callback face of a policy written in async code.
+    ///
+    /// `request` comes stamped with its session (`SessionStamper`) by the caller: the task may
+    /// start after a sign-out or an account switch, and the request belongs to the session it
+    /// was made in, not to the one current when the task runs.
     func startSending(
         request: RequestData, onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void

@@ -57,6 +57,8 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher
     let session: TokenSession
+    /// Stamps each request with the session current when it is made, before its task starts.
+    private let stamper: SessionStamper
 
     /// Creates an authenticating dispatcher; see the type's documentation.
     ///
@@ -82,6 +84,7 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.session = TokenSession(
             storage: storage, refresher: refresher, onSessionExpired: onSessionExpired, leeway: leeway,
             limit: .init(count: maximumRefreshes, window: window), now: now)
+        self.stamper = SessionStamper(session: session)
     }
 
     /// Sends the request with a bearer token, renewing it as needed.
@@ -91,7 +94,7 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        startSending(request: request, onSuccess: onSuccess, onError: onError)
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {

@@ -11,6 +11,9 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
     public let requestInterceptors: [any RequestInterceptor]
     /// Run in order on each response.
     public let responseInterceptors: [any ResponseInterceptor]
+    /// Stamps each request with the session of the auth policy beneath, when it is made, before
+    /// its task starts.
+    private let stamper: SessionStamper
 
     /// Creates a dispatcher that intercepts `base`'s traffic.
     public init(
@@ -20,6 +23,7 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.base = base
         self.requestInterceptors = requestInterceptors
         self.responseInterceptors = responseInterceptors
+        self.stamper = SessionStamper(below: base)
     }
 
     /// Intercepts the request, sends it through the base dispatcher, intercepts the response.
@@ -29,7 +33,7 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        startSending(request: request, onSuccess: onSuccess, onError: onError)
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
     /// Runs the request interceptors, the base dispatcher, then the response interceptors.

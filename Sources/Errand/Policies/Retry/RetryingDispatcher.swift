@@ -56,7 +56,7 @@ public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        startSending(request: request, onSuccess: onSuccess, onError: onError)
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
     /// Makes the attempts, from the first to the one that is final, with the waits between them.
