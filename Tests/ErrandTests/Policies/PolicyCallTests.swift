@@ -30,13 +30,13 @@ import Testing
                     } else {
                         tally.otherCallbacks.withLock { $0 += 1 }
                     }
-                }
-            ) { () async throws(NetworkError) in
-                tally.started.withLock { $0 += 1 }
-                await Self.waitForCancellation()
-                tally.stopped.withLock { $0 += 1 }
-                throw .cancelled(nil)
-            }
+                },
+                operation: { () async throws(NetworkError) in
+                    tally.started.withLock { $0 += 1 }
+                    await Self.waitForCancellation()
+                    tally.stopped.withLock { $0 += 1 }
+                    throw .cancelled(nil)
+                })
             DispatchQueue.global().async { call.cancel() }
         }
 

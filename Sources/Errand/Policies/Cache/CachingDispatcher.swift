@@ -188,8 +188,12 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// One parse of the request's `Cache-Control`, one look at the store and one reading of the
     /// time serve both the lookup for a fresh response and the miss that follows it.
     private func plan(for request: RequestData) -> Plan {
-        guard request.method == .get || request.method == .head else { return .send(request, then: .invalidate) }
-        guard let key = cacheKey(for: request), Self.usesCache(request) else { return .send(request, then: .pass) }
+        guard request.method == .get || request.method == .head else {
+            return .send(request, then: .invalidate)
+        }
+        guard let key = cacheKey(for: request), Self.usesCache(request) else {
+            return .send(request, then: .pass)
+        }
         let control = CacheControl(request.headers)
         // Kept with the request, so that a coalescer further in reads it instead of computing it.
         var request = request

@@ -50,7 +50,8 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        base.dispatch(request: request, onSuccess: onSuccess, onError: onError, observing: measurement(of: request))
+        base.dispatch(
+            request: request, onSuccess: onSuccess, onError: onError, observing: measurement(of: request))
     }
 
     /// Sends the request inline through the base dispatcher and records how it went.
@@ -59,7 +60,9 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
     }
 
     /// Starts measuring `request`, and returns what records its metric once it has ended.
-    private func measurement(of request: RequestData) -> @Sendable (Result<NetworkResponse, NetworkError>) -> Void {
+    private func measurement(of request: RequestData)
+        -> @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    {
         // What the metric says of the request is worked out now, so the closure holds it rather
         // than the request and the whole policy: fewer references to retain on every request.
         let metric = startedMetric(for: request)
