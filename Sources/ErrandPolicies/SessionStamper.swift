@@ -23,6 +23,11 @@ struct SessionStamper: Sendable {
         session = found
     }
 
+    /// A stamper for the auth policy whose session is `session`.
+    init(session: TokenSession) {
+        self.session = session
+    }
+
     /// `request`, stamped with the current session when the auth policy beneath will sign it
     /// and no policy further out stamped it already.
     func stamped(_ request: RequestData) -> RequestData {

@@ -46,14 +46,20 @@ import Foundation
 ///   session is kept.
 /// - With ``InMemoryTokenStorage``, ``FileTokenStorage`` or `KeychainTokenStorage`, tokens read
 ///   once are sent without reading the storage again until it changes (a write, a `clear()` on
-///   sign-out, a refresh) or they come within the leeway of their expiry; such a request starts
-///   no task unless it is refused. A storage of the app's own is read for every request.
+///   sign-out, a refresh) or they come within the leeway of their expiry. A storage of the app's
+///   own is read for every request.
+///
+/// Written once, as async code: reading the tokens, sending, and renewing after a 401 are one
+/// path in one task (the caller's chain's, or one of its own when it is outermost), whether the
+/// tokens were known or had to be read.
 ///
 /// See "Signing out and switching accounts" for what holds across users.
 public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the authenticated requests.
     public let base: any NetworkDispatcher
     let session: TokenSession
+    /// Stamps each request with the session current when it is made, before its task starts.
+    private let stamper: SessionStamper
 
     /// Creates an authenticating dispatcher; see the type's documentation.
     ///
@@ -79,6 +85,7 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.session = TokenSession(
             storage: storage, refresher: refresher, onSessionExpired: onSessionExpired, leeway: leeway,
             limit: .init(count: maximumRefreshes, window: window), now: now)
+        self.stamper = SessionStamper(session: session)
     }
 
     /// Sends the request with a bearer token, renewing it as needed.
@@ -88,32 +95,7 @@ public struct AuthenticatingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        guard TokenSession.signs(request) else {
-            return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
-        }
-        let generation = session.generation(of: request)
-        // Valid tokens known without a hop: sent on callbacks, with a task only to renew after a 401.
-        if let known = session.validTokens(in: generation), let tokens = known {
-            let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
-            call.attach(
-                base.dispatch(
-                    request: request.bearer(tokens.accessToken),
-                    // The request is read from the call, not captured again by each callback.
-                    onSuccess: { [self] response in
-                        guard response.statusCode == 401 else {
-                            session.confirm(tokens.accessToken)
-                            return call.succeed(response)
-                        }
-                        call.proceed { () async throws(NetworkError) in
-                            try await sendAgain(call.request, refusing: tokens, in: generation)
-                        }
-                    }, onError: { call.fail($0) }))
-            return call
-        }
-        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) in
-            try await send(request, in: generation)
-        }
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {

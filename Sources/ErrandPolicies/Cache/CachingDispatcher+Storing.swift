@@ -77,14 +77,6 @@ extension CachingDispatcher {
         }
     }
 
-    /// Sends an unsafe request and, on a non-error answer, removes what is stored for its URL
-    /// and for a same-origin `Location` or `Content-Location` (RFC 9111 §4.4).
-    func sendUnsafe(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
-        let response = try await base.sendInline(request)
-        invalidate(after: response, to: request)
-        return response
-    }
-
     /// Removes what an unsafe `request` answered without error by `response` makes stale.
     func invalidate(after response: NetworkResponse, to request: RequestData) {
         guard !Self.safeMethods.contains(request.method), (200..<400).contains(response.statusCode),

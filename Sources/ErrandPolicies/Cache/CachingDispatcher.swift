@@ -44,6 +44,11 @@ import Foundation
 /// outside the cache. On Linux this is the only HTTP cache (FoundationNetworking never
 /// answers from `URLCache`); on Apple platforms it is independent of `URLCache`, which
 /// `URLSessionDispatcher.defaultConfiguration()` turns off, so nothing is cached twice.
+///
+/// The cache waits for nothing of its own, so it is written as two steps: a plan made before
+/// anything is sent (answer from the store, or send this request) and a conclusion for the
+/// answer. Outermost, `dispatch` runs them around the wrapped dispatcher's callbacks, with no
+/// task; inside another policy, `send` runs them inline in that policy's task.
 public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends what the store cannot answer.
     public let base: any NetworkDispatcher
@@ -111,35 +116,21 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        let request = stamper.stamped(request)
-        // Everything but the wait for the wrapped dispatcher is synchronous: no task is needed.
-        switch plan(for: request) {
+        switch plan(for: stamper.stamped(request)) {
         case .answer(let response):
             onSuccess(response)
             return CancellableAction.none
-        case .unsafe:
+        case .send(let sent, let then):
             return base.dispatch(
-                request: request,
-                onSuccess: { [self] response in
-                    invalidate(after: response, to: request)
-                    onSuccess(response)
-                }, onError: onError)
-        case .pass:
-            return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
-        case .fetch(let miss):
-            return base.dispatch(
-                request: miss.sent, onSuccess: { [self] in onSuccess(complete(miss, with: $0)) },
+                request: sent, onSuccess: { [self] in onSuccess(conclude(then, sent, with: $0)) },
                 onError: onError)
         }
     }
 
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
-        let request = stamper.stamped(request)
-        switch plan(for: request) {
+        switch plan(for: stamper.stamped(request)) {
         case .answer(let response): return response
-        case .unsafe: return try await sendUnsafe(request)
-        case .pass: return try await base.sendInline(request)
-        case .fetch(let miss): return complete(miss, with: try await base.sendInline(miss.sent))
+        case .send(let sent, let then): return conclude(then, sent, with: try await base.sendInline(sent))
         }
     }
 
@@ -147,12 +138,31 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     enum Plan {
         /// Answer with this response, from the store, without sending anything.
         case answer(NetworkResponse)
-        /// Send it, and on a non-error answer remove what is stored for its URL.
-        case unsafe
-        /// Send it; the cache takes no part.
+        /// Send this request through the wrapped dispatcher, then do `then` with the answer.
+        case send(RequestData, then: Conclusion)
+    }
+
+    /// What the cache does with the wrapped dispatcher's answer.
+    enum Conclusion: Sendable {
+        /// Nothing: the cache takes no part.
         case pass
-        /// Send ``Miss/sent`` and complete the miss with the answer.
-        case fetch(Miss)
+        /// On a non-error answer to an unsafe request, remove what is stored for its URL.
+        case invalidate
+        /// Complete the miss with the answer.
+        case complete(Miss)
+    }
+
+    /// The response to hand back for the wrapped dispatcher's `response` to `sent`.
+    private func conclude(_ conclusion: Conclusion, _ sent: RequestData, with response: NetworkResponse)
+        -> NetworkResponse
+    {
+        switch conclusion {
+        case .pass: return response
+        case .invalidate:
+            invalidate(after: response, to: sent)
+            return response
+        case .complete(let miss): return complete(miss, with: response)
+        }
     }
 
     /// A request the store could not answer, on its way to the wrapped dispatcher.
@@ -179,8 +189,12 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// One parse of the request's `Cache-Control`, one look at the store and one reading of the
     /// time serve both the lookup for a fresh response and the miss that follows it.
     private func plan(for request: RequestData) -> Plan {
-        guard request.method == .get || request.method == .head else { return .unsafe }
-        guard let key = cacheKey(for: request), Self.usesCache(request) else { return .pass }
+        guard request.method == .get || request.method == .head else {
+            return .send(request, then: .invalidate)
+        }
+        guard let key = cacheKey(for: request), Self.usesCache(request) else {
+            return .send(request, then: .pass)
+        }
         let control = CacheControl(request.headers)
         // Kept with the request, so that a coalescer further in reads it instead of computing it.
         var request = request
@@ -205,11 +219,11 @@ public struct CachingDispatcher: WrappingDispatcher, AsyncPolicy {
             return .answer(NetworkResponse(statusCode: 504, request: request))
         }
         let conditional = stored.flatMap { Self.conditional(request, revalidating: $0) }
-        return .fetch(
-            Miss(
-                request: request, conditional: conditional, key: key, identity: identity, clears: clears,
-                storeClears: storeClears, noStore: control.noStore,
-                variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime))
+        let miss = Miss(
+            request: request, conditional: conditional, key: key, identity: identity, clears: clears,
+            storeClears: storeClears, noStore: control.noStore,
+            variants: variants, stored: conditional == nil ? nil : stored, requestTime: requestTime)
+        return .send(miss.sent, then: .complete(miss))
     }
 
     /// The response to a miss: a `304` merged into the stored response, else the answer, stored

@@ -2,6 +2,10 @@ import Errand
 
 /// A dispatcher that runs request interceptors before, and response interceptors after, the
 /// dispatcher it wraps. Made with ``Errand/NetworkDispatcher/intercepted(by:responses:)``.
+///
+/// Written once, as async code, since an interceptor may suspend: the interceptors and the
+/// wrapped dispatcher run in one task (the caller's chain's, or one of its own when it is
+/// outermost).
 public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the intercepted requests.
     public let base: any NetworkDispatcher
@@ -9,9 +13,9 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
     public let requestInterceptors: [any RequestInterceptor]
     /// Run in order on each response.
     public let responseInterceptors: [any ResponseInterceptor]
-    /// The request interceptors when each is immediate and no response interceptor is set: the
-    /// policy then needs no task.
-    private let immediate: [any ImmediateRequestInterceptor]?
+    /// Stamps each request with the session of the auth policy beneath, when it is made, before
+    /// its task starts.
+    private let stamper: SessionStamper
 
     /// Creates a dispatcher that intercepts `base`'s traffic.
     public init(
@@ -21,9 +25,7 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
         self.base = base
         self.requestInterceptors = requestInterceptors
         self.responseInterceptors = responseInterceptors
-        let immediate = requestInterceptors.compactMap { $0 as? any ImmediateRequestInterceptor }
-        self.immediate =
-            immediate.count == requestInterceptors.count && responseInterceptors.isEmpty ? immediate : nil
+        self.stamper = SessionStamper(below: base)
     }
 
     /// Intercepts the request, sends it through the base dispatcher, intercepts the response.
@@ -33,21 +35,7 @@ public struct InterceptingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        if let immediate {
-            let intercepted = immediate.reduce(request) { $1.interceptNow($0) }
-            return base.dispatch(
-                request: intercepted,
-                onSuccess: { response in
-                    guard response.request == nil else { return onSuccess(response) }
-                    var response = response
-                    response.request = intercepted
-                    onSuccess(response)
-                }, onError: onError)
-        }
-        return PolicyCall.start(request: request, onSuccess: onSuccess, onError: onError) {
-            () async throws(NetworkError) in
-            try await send(request)
-        }
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
     /// Runs the request interceptors, the base dispatcher, then the response interceptors.

@@ -1,7 +1,7 @@
 import Errand
 
 /// Adds header fields to every request that does not already set them.
-public struct DefaultHeadersInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
+public struct DefaultHeadersInterceptor: RequestInterceptor {
     /// The fields to add.
     public let headers: HTTPHeaders
 
@@ -12,10 +12,6 @@ public struct DefaultHeadersInterceptor: RequestInterceptor, ImmediateRequestInt
 
     /// Adds the missing fields.
     public func intercept(_ request: RequestData) async throws -> RequestData {
-        interceptNow(request)
-    }
-
-    func interceptNow(_ request: RequestData) -> RequestData {
         var request = request
         request.headers = request.headers.merging(defaults: headers)
         return request
@@ -23,7 +19,7 @@ public struct DefaultHeadersInterceptor: RequestInterceptor, ImmediateRequestInt
 }
 
 /// Sets `User-Agent` on every request that does not set its own.
-public struct UserAgentInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
+public struct UserAgentInterceptor: RequestInterceptor {
     /// The user agent, for example `Shop/2.1 (iOS 18.2)`.
     public let userAgent: String
 
@@ -34,10 +30,6 @@ public struct UserAgentInterceptor: RequestInterceptor, ImmediateRequestIntercep
 
     /// Sets the field unless the request has one.
     public func intercept(_ request: RequestData) async throws -> RequestData {
-        interceptNow(request)
-    }
-
-    func interceptNow(_ request: RequestData) -> RequestData {
         guard !request.headers.contains("User-Agent") else { return request }
         return request.header("User-Agent", userAgent)
     }
@@ -46,7 +38,7 @@ public struct UserAgentInterceptor: RequestInterceptor, ImmediateRequestIntercep
 /// Sends an API key with every request, in a header or a query item.
 ///
 /// The key is a secret: name the header or query item in your log redaction list.
-public struct APIKeyInterceptor: RequestInterceptor, ImmediateRequestInterceptor {
+public struct APIKeyInterceptor: RequestInterceptor {
     /// Where the key goes.
     public enum Placement: Hashable, Sendable {
         /// In a header field with this name, such as `X-API-Key`.
@@ -68,10 +60,6 @@ public struct APIKeyInterceptor: RequestInterceptor, ImmediateRequestInterceptor
 
     /// Adds the key, replacing any the request carries under the same name.
     public func intercept(_ request: RequestData) async throws -> RequestData {
-        interceptNow(request)
-    }
-
-    func interceptNow(_ request: RequestData) -> RequestData {
         switch placement {
         case .header(let name):
             return request.header(name, key)

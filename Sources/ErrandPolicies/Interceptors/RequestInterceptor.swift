@@ -11,13 +11,6 @@ public protocol RequestInterceptor: Sendable {
     func intercept(_ request: RequestData) async throws -> RequestData
 }
 
-/// A request interceptor that never suspends nor throws, which the intercepting dispatcher runs
-/// on the caller's thread without starting a task (the ready-made ones).
-protocol ImmediateRequestInterceptor: RequestInterceptor {
-    /// Returns the request to send instead of `request`, as ``intercept(_:)`` does.
-    func interceptNow(_ request: RequestData) -> RequestData
-}
-
 /// Sees a response before it is handed back, with `NetworkResponse.request` set, and may
 /// change it or fail it.
 public protocol ResponseInterceptor: Sendable {

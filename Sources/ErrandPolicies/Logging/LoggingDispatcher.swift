@@ -27,6 +27,11 @@ import Foundation
 /// ```
 /// [errand #13] refused GET /x: The value of header "X-Note" cannot be sent: it holds LF (\n) …
 /// ```
+///
+/// Logging waits for nothing of its own, so it is written as one start (number, check, request
+/// line) that returns the step writing the outcome's line: outermost, `dispatch` runs them around
+/// the wrapped dispatcher's callbacks, with no task; inside another policy, `send` runs them
+/// inline in that policy's task.
 public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the logged requests.
     public let base: any NetworkDispatcher
@@ -74,38 +79,22 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
         guard level > .none else {
             return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
         }
-        let started: Started
+        let logEnd: @Sendable (Result<NetworkResponse, NetworkError>) -> Void
         do throws(NetworkError) {
-            started = try logStart(of: request)
+            logEnd = try logStart(of: request)
         } catch {
             onError(error)
             return FinishedCancellable()
         }
         return base.dispatch(
-            request: request,
-            onSuccess: { [self] response in
-                logSuccess(response, of: request, started: started)
-                onSuccess(response)
-            },
-            onError: { [self] error in
-                let error = error.attaching(request)
-                logFailure(error, of: request, started: started)
-                onError(error)
-            })
+            request: request, onSuccess: onSuccess, onError: { onError($0.attaching(request)) },
+            observing: logEnd)
     }
 
     /// Logs the request, awaits the base dispatcher, logs the response or the error.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard level > .none else { return try await base.sendInline(request) }
-        let started = try logStart(of: request)
-        do {
-            let response = try await base.sendInline(request)
-            logSuccess(response, of: request, started: started)
-            return response
-        } catch {
-            logFailure(error, of: request, started: started)
-            throw error
-        }
+        return try await base.sendInline(request, observing: logStart(of: request))
     }
 
     /// A request on its way: its number, when it left on the policy's clock, and what of it to
@@ -121,8 +110,11 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// A request that cannot be sent gets one entry, a `.failure` that says it was refused, and
     /// never a request line: logged as sent, it would claim a request that no server saw.
     ///
+    /// - Returns: What writes the outcome's line, once the request has ended.
     /// - Throws: The `invalidRequest` error of `RequestData.validate()`, once it is logged.
-    private func logStart(of request: RequestData) throws(NetworkError) -> Started {
+    private func logStart(of request: RequestData) throws(NetworkError)
+        -> @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    {
         let id = counter.withLock { count in
             count += 1
             return count
@@ -137,7 +129,13 @@ public struct LoggingDispatcher: WrappingDispatcher, AsyncPolicy {
         }
         let text = formatter.requestText(request, id: id, hiding: echoes)
         sink.log(LogLine(requestID: id, level: level, event: .request, text: text))
-        return Started(id: id, at: clock.elapsed(), echoes: echoes)
+        let started = Started(id: id, at: clock.elapsed(), echoes: echoes)
+        return { [self] outcome in
+            switch outcome {
+            case .success(let response): logSuccess(response, of: request, started: started)
+            case .failure(let error): logFailure(error.attaching(request), of: request, started: started)
+            }
+        }
     }
 
     private func logSuccess(_ response: NetworkResponse, of request: RequestData, started: Started) {

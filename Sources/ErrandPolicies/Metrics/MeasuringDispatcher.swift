@@ -7,8 +7,9 @@ import Foundation
 ///
 /// The metric is recorded exactly once per request (success, failure or cancellation), just
 /// before the request's own callback. Durations come from the injected clock, so tests are
-/// exact; the start date from `now`. Measuring adds no task: outermost it wraps the callbacks,
-/// inside other policies it runs inline in their task.
+/// exact; the start date from `now`. Measuring waits for nothing of its own, so it is written
+/// as one measurement that starts before the request and ends with its outcome: outermost it
+/// wraps the callbacks, with no task; inside other policies it runs inline in their task.
 ///
 /// Its position in the chain decides what a metric covers: outside a retry policy, a call with
 /// all its attempts and waits; inside it, each attempt (see ``RequestMetric/attempts``).
@@ -50,28 +51,25 @@ public struct MeasuringDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        // What the metric says of the request is worked out now, so the callbacks hold it rather
-        // than the request and the whole policy: fewer references to retain on every request.
-        let metric = startedMetric(for: request)
-        let started = clock.elapsed()
-        let (sink, clock) = (sink, clock)
-        return base.dispatch(request: request, onSuccess: onSuccess, onError: onError) { outcome in
-            sink.record(Self.finished(metric, since: started, on: clock, outcome))
-        }
+        base.dispatch(
+            request: request, onSuccess: onSuccess, onError: onError, observing: measurement(of: request))
     }
 
     /// Sends the request inline through the base dispatcher and records how it went.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
+        try await base.sendInline(request, observing: measurement(of: request))
+    }
+
+    /// Starts measuring `request`, and returns what records its metric once it has ended.
+    private func measurement(of request: RequestData)
+        -> @Sendable (Result<NetworkResponse, NetworkError>) -> Void
+    {
+        // What the metric says of the request is worked out now, so the closure holds it rather
+        // than the request and the whole policy: fewer references to retain on every request.
         let metric = startedMetric(for: request)
         let started = clock.elapsed()
-        do {
-            let response = try await base.sendInline(request)
-            sink.record(Self.finished(metric, since: started, on: clock, .success(response)))
-            return response
-        } catch {
-            sink.record(Self.finished(metric, since: started, on: clock, .failure(error)))
-            throw error
-        }
+        let (sink, clock) = (sink, clock)
+        return { outcome in sink.record(Self.finished(metric, since: started, on: clock, outcome)) }
     }
 
     /// The metric of a request about to be sent: what it is, and when it started.

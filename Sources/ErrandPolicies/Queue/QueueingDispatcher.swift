@@ -15,9 +15,11 @@ import Foundation
 /// - Nothing starves: the line is strictly first in first out, and a finished request hands its
 ///   slot to the next one directly.
 ///
-/// Waiting costs a small entry in a lock-protected line, not a task. Wrapped inside other
-/// policies it runs inline in their task; outermost, a request that finds a free slot is sent
-/// without any task at all, and its handle is the wrapped dispatcher's own. Copies share one queue.
+/// The queue's logic is its line (`RequestQueue`), where a waiting request is a small entry of
+/// callbacks, not a task. Outermost, `dispatch` puts the request in that line and starts no task;
+/// a request that finds a free slot is sent at once, and its handle is the wrapped dispatcher's
+/// own. Inside other policies, `send` waits in the same line inline in their task. Copies share
+/// one queue.
 public struct QueueingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends the requests.
     public let base: any NetworkDispatcher

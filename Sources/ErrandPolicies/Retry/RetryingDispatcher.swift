@@ -13,6 +13,10 @@ import Foundation
 /// `cancelled`. When it gives up after retrying, the error says how many attempts were made; a
 /// retryable status that is still there at the end becomes an `unacceptableStatus` error that
 /// keeps the last response.
+///
+/// Written once, as async code: every attempt, the first included, goes through the same loop
+/// in one task (the caller's chain's, or one of its own when it is outermost), so an attempt's
+/// session stamp, its cancel and its outcome are handled alike whichever attempt it is.
 public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
     /// The dispatcher that sends each attempt.
     public let base: any NetworkDispatcher
@@ -53,58 +57,14 @@ public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
         onSuccess: @escaping @Sendable (NetworkResponse) -> Void,
         onError: @escaping @Sendable (NetworkError) -> Void
     ) -> any Cancellable {
-        guard policy.allowsRetries(of: request) else {
-            return base.dispatch(request: request, onSuccess: onSuccess, onError: onError)
-        }
-        let request = stamper.stamped(request)
-        // The first attempt runs on callbacks; a task starts only for a retry.
-        let call = PolicyCall.begin(request: request, onSuccess: onSuccess, onError: onError)
-        // The request is read from the call, not captured again; a first attempt's outcome is
-        // final as it is (`finish` changes only the outcomes of later attempts).
-        let afterFirst: @Sendable (Result<NetworkResponse, NetworkError>) -> Void = { [self] outcome in
-            guard policy.maximumAttempts > 1, let event = retryEvent(after: outcome, attempt: 1, call.request)
-            else {
-                return call.finish(outcome)
-            }
-            call.proceed { () async throws(NetworkError) in
-                try await retry(call.request, after: event)
-            }
-        }
-        call.attach(
-            base.dispatch(
-                request: request, onSuccess: { afterFirst(.success($0)) },
-                onError: { afterFirst(.failure($0)) }))
-        return call
+        startSending(request: stamper.stamped(request), onSuccess: onSuccess, onError: onError)
     }
 
+    /// Makes the attempts, from the first to the one that is final, with the waits between them.
     func send(_ request: RequestData) async throws(NetworkError) -> NetworkResponse {
         guard policy.allowsRetries(of: request) else { return try await base.sendInline(request) }
-        return try await attempts(stamper.stamped(request), from: 1)
-    }
-
-    /// Waits out the backoff `event` asks for, then makes the attempts after the first.
-    private func retry(_ request: RequestData, after event: RetryEvent) async throws(NetworkError)
-        -> NetworkResponse
-    {
-        try await wait(for: event)
-        return try await attempts(request, from: event.failedAttempt + 1)
-    }
-
-    /// Tells the policy of the retry, then sleeps its delay; a cancel ends the wait at once.
-    private func wait(for event: RetryEvent) async throws(NetworkError) {
-        policy.onRetry?(event)
-        do {
-            try await clock.sleep(for: event.delay.clampedToLongest)
-        } catch {
-            throw .cancelled(event.request)
-        }
-    }
-
-    /// Makes attempts from number `first` on until one is final.
-    private func attempts(_ request: RequestData, from first: Int) async throws(NetworkError)
-        -> NetworkResponse
-    {
-        var attempt = first
+        let request = stamper.stamped(request)
+        var attempt = 1
         while true {
             let outcome: Result<NetworkResponse, NetworkError>
             do {
@@ -120,6 +80,16 @@ public struct RetryingDispatcher: WrappingDispatcher, AsyncPolicy {
             }
             try await wait(for: event)
             attempt += 1
+        }
+    }
+
+    /// Tells the policy of the retry, then sleeps its delay; a cancel ends the wait at once.
+    private func wait(for event: RetryEvent) async throws(NetworkError) {
+        policy.onRetry?(event)
+        do {
+            try await clock.sleep(for: event.delay.clampedToLongest)
+        } catch {
+            throw .cancelled(event.request)
         }
     }
 

@@ -16,11 +16,12 @@ import Testing
     }
 
     @Test func aCancelRacingTheStartOfTheWorkStopsTheWorkEveryTime() async {
-        // Given calls whose first step is over and whose work waits until it is cancelled
+        // Given calls whose work waits until it is cancelled
         let tally = Tally()
         let rounds = 2_000
         for _ in 0..<rounds {
-            let call = PolicyCall.begin(
+            // When each is cancelled from another thread while its work is being started
+            let call = PolicyCall.start(
                 request: .get("/items"),
                 onSuccess: { _ in tally.otherCallbacks.withLock { $0 += 1 } },
                 onError: { error in
@@ -29,23 +30,21 @@ import Testing
                     } else {
                         tally.otherCallbacks.withLock { $0 += 1 }
                     }
+                },
+                operation: { () async throws(NetworkError) in
+                    tally.started.withLock { $0 += 1 }
+                    await Self.waitForCancellation()
+                    tally.stopped.withLock { $0 += 1 }
+                    throw .cancelled(nil)
                 })
-
-            // When each is cancelled from another thread while its work is being started
             DispatchQueue.global().async { call.cancel() }
-            call.proceed { () async throws(NetworkError) in
-                tally.started.withLock { $0 += 1 }
-                await Self.waitForCancellation()
-                tally.stopped.withLock { $0 += 1 }
-                throw .cancelled(nil)
-            }
         }
 
         // Then every call reported `cancelled` once, and every work that started was stopped
         await waitUntil("every call ends") { tally.cancelledCallbacks.withLock { $0 } == rounds }
         #expect(tally.otherCallbacks.withLock { $0 } == 0)
-        // Turns for the works still to start (a work is started only if the cancel came after
-        // `proceed` began); one never cancelled would wait for ever and never be counted stopped.
+        // Turns for the works still to start (a work cancelled before its task ran may still
+        // start); one never cancelled would wait for ever and never be counted stopped.
         for _ in 0..<20_000 { await Task.yield() }
         await waitUntil("every started work is stopped") {
             tally.stopped.withLock { $0 } == tally.started.withLock { $0 }
