@@ -67,6 +67,11 @@ package enum SHA256 {
         return digest
     }
 
+    /// `digest` as lowercase hexadecimal, as a digest is written in a key or a file.
+    package static func hex(_ digest: Data) -> String {
+        digest.map { String(format: "%02x", $0) }.joined()
+    }
+
     /// The 32-byte HMAC-SHA256 of `message` under `key` (RFC 2104): without the key, nobody
     /// can tell which message gave a digest, not even by trying guesses.
     package static func hmac(key: Data, message: Data) -> Data {

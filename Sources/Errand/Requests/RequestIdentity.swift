@@ -79,6 +79,6 @@ public struct RequestIdentity: Hashable, Sendable, CustomStringConvertible {
         guard !pieces.isEmpty else { return "" }
         // Each piece with its length first, so that no value can pass for two pieces.
         let text = pieces.sorted().map { "\($0.utf8.count):\($0)" }.joined()
-        return "sha256:" + SHA256.hash(Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return "sha256:" + SHA256.hex(SHA256.hash(Data(text.utf8)))
     }
 }

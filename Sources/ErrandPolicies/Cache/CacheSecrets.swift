@@ -46,8 +46,8 @@ struct CacheSecrets: Sendable {
     /// `value` as the store keeps it: `hmac-sha256:` and the hexadecimal keyed digest, or
     /// `sha256:` and the plain one when there is no key.
     func digest(_ value: String) -> String {
-        guard let key else { return "sha256:" + Self.hex(SHA256.hash(Data(value.utf8))) }
-        return "hmac-sha256:" + Self.hex(SHA256.hmac(key: key, message: Data(value.utf8)))
+        guard let key else { return "sha256:" + SHA256.hex(SHA256.hash(Data(value.utf8))) }
+        return "hmac-sha256:" + SHA256.hex(SHA256.hmac(key: key, message: Data(value.utf8)))
     }
 
     /// A cache key (an escaped URL) with its user info and the values of secret query items
@@ -114,9 +114,5 @@ struct CacheSecrets: Sendable {
             redacted = components.string ?? ""
         }
         return redacted == string ? url : URL(string: redacted)
-    }
-
-    private static func hex(_ bytes: Data) -> String {
-        bytes.map { String(format: "%02x", $0) }.joined()
     }
 }
