@@ -46,9 +46,12 @@ let package = Package(
             name: "ErrandDITests", dependencies: ["ErrandDI", "ErrandSync", "ErrandTestSupport"]),
         .testTarget(
             name: "ErrandStateTests",
-            dependencies: ["ErrandState", "Errand", "ErrandPolicies", "ErrandDI", "ErrandSync", "ErrandTestSupport"]),
+            dependencies: [
+                "ErrandState", "Errand", "ErrandPolicies", "ErrandDI", "ErrandSync", "ErrandTestSupport",
+            ]),
         .testTarget(
-            name: "ErrandReadmeTests", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandTestSupport"]),
+            name: "ErrandReadmeTests",
+            dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandTestSupport"]),
         // Random policy chains under random faults and cancels, checked against the chain's rules.
         .testTarget(
             name: "ErrandChaosTests",
@@ -60,14 +63,18 @@ let package = Package(
         // The example catalog app (`swift run Example`), and its tests, which run it as a process.
         .executableTarget(
             name: "Example",
-            dependencies: ["Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync"],
+            dependencies: [
+                "Errand", "ErrandPolicies", "ErrandReplay", "ErrandDI", "ErrandState", "ErrandSync",
+            ],
             path: "Example", exclude: ["Recordings", "Server"]),
         .testTarget(name: "ExampleTests", dependencies: ["ErrandReplay"]),
         // Writes cassettes, token files and cache entries until killed; the crash-safety tests run it.
         .executableTarget(
-            name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay"], path: "Tests/CrashWriter"),
+            name: "ErrandCrashWriter", dependencies: ["Errand", "ErrandPolicies", "ErrandReplay"],
+            path: "Tests/CrashWriter"),
         .executableTarget(
-            name: "ErrandBenchmarks", dependencies: ["Errand", "ErrandPolicies", "ErrandDI", "ErrandReplay", "ErrandSync"],
+            name: "ErrandBenchmarks",
+            dependencies: ["Errand", "ErrandPolicies", "ErrandDI", "ErrandReplay", "ErrandSync"],
             path: "Benchmarks", exclude: ["README.md"]),
         .executableTarget(
             name: "errand-verify", dependencies: ["Errand", "ErrandReplay"], path: "Tools/errand-verify"),

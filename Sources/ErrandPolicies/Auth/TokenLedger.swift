@@ -11,7 +11,7 @@ import Foundation
 ///
 /// - The **generation** names the session the storage holds. A sign-in, a sign-out, an expired
 ///   session and any write that is not a refresh advance it; a refresh continues the session
-///   and keeps it. With a random salt per ledger, a ``Stamp`` never names a session of another
+///   and keeps it. With a random salt per ledger, a `SessionStamp` never names a session of another
 ///   storage or of an earlier launch.
 /// - The storages of this module advance the generation themselves, in `write(_:)` and
 ///   `clear()`, whoever calls them. A storage of the app's own cannot tell, so the ledger
@@ -19,9 +19,6 @@ import Foundation
 /// - A custom storage's changes made by the library run one at a time through ``serialized(_:)``,
 ///   so that a refresh's compare-and-set and a sign-out's clear never interleave.
 package final class TokenLedger: Sendable {
-    /// The session a request was made in: this ledger (by its salt) and its generation then.
-    package typealias Stamp = SessionStamp
-
     /// The refresh in flight, for the generation it started in.
     struct Flight: Sendable {
         let generation: UInt64
@@ -72,22 +69,22 @@ package final class TokenLedger: Sendable {
     }
 
     /// The session the storage holds now.
-    package var stamp: Stamp { Stamp(salt: salt, generation: generation) }
+    package var stamp: SessionStamp { SessionStamp(salt: salt, generation: generation) }
 
     /// The storage's session generation now.
     package var generation: UInt64 { state.withLock { $0.generation } }
 
     /// Whether `stamp` names this ledger's current session; a stamp of another ledger does not
     /// concern it and counts as current.
-    func isCurrent(_ stamp: Stamp) -> Bool {
+    func isCurrent(_ stamp: SessionStamp) -> Bool {
         stamp.salt != salt || stamp.generation == generation
     }
 
     /// A stamp of this ledger for `generation`.
-    func stamp(for generation: UInt64) -> Stamp { Stamp(salt: salt, generation: generation) }
+    func stamp(for generation: UInt64) -> SessionStamp { SessionStamp(salt: salt, generation: generation) }
 
     /// Whether `stamp` was made by this ledger.
-    func owns(_ stamp: Stamp) -> Bool { stamp.salt == salt }
+    func owns(_ stamp: SessionStamp) -> Bool { stamp.salt == salt }
 
     /// Whether `expired` names a session of this ledger; one the app made itself may name any.
     package func owns(_ expired: ExpiredSession) -> Bool { expired.ledgerSalt.map { $0 == salt } ?? true }
